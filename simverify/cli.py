@@ -1,0 +1,199 @@
+"""`simverify list | check | report | calibrate` (DESIGN.md, "CLI contract").
+
+Exit status: 0 when every verdict equals its expectation, 1 when some differs, 2 for bad
+usage or bad input (a clear message on stderr, nothing written), 130 on interruption.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from . import registry, runner, stats
+from .executors import make_executor
+from .store import Store, default_store
+
+
+class UsageError(Exception):
+    """Bad usage or bad input: exit status 2."""
+
+
+def _parse_set(items: list[str]) -> dict:
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise UsageError(f"--set expects NAME=VALUE, got {item!r}")
+        name, raw = item.split("=", 1)
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        out[name.strip()] = value
+    return out
+
+
+def _select(args) -> list:
+    if args.ids and (args.all or args.paper):
+        raise UsageError("give claim ids, or --paper/--all, not both")
+    if args.ids:
+        chosen = [registry.get(i) for i in args.ids]
+    elif args.all or args.paper:
+        if args.paper and args.paper not in registry.papers():
+            raise UsageError(f"unknown paper {args.paper!r}; papers are {registry.papers()}")
+        chosen = registry.all_claims(args.paper, controls=not args.no_controls)
+    else:
+        raise UsageError("name claim ids, or use --paper P or --all")
+    return chosen
+
+
+class Progress:
+    """Cell progress on stderr when it is a terminal."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.t0 = time.perf_counter()
+
+    def __call__(self, done: int, total: int):
+        if self.enabled:
+            end = "\n" if done == total else ""
+            sys.stderr.write(f"\r  cells {done}/{total}  {time.perf_counter() - self.t0:6.1f}s{end}")
+            sys.stderr.flush()
+
+
+def _print_table(records: list[dict]) -> None:
+    for r in records:
+        mark = "ok " if r["verdict"] == r["expected"] else "!! "
+        ci = f"[{r['ci'][0]:.4g}, {r['ci'][1]:.4g}]"
+        print(f"{mark}{r['id']:<52} {r['verdict']:<12} expected {r['expected']:<12} "
+              f"est {r['estimate']:.4g} {ci}  ({r['n_cells']} cells, {r['elapsed_s']:.1f}s)")
+        if r["verdict"] == stats.INCONCLUSIVE and r.get("advice"):
+            print(f"     {r['advice']}")
+    bad = sum(r["verdict"] != r["expected"] for r in records)
+    print(f"{len(records) - bad} as expected, {bad} not as expected")
+
+
+def cmd_list(args) -> int:
+    claims = registry.all_claims(args.paper, controls=True)
+    if args.paper and not claims:
+        raise UsageError(f"unknown paper {args.paper!r}; papers are {registry.papers()}")
+    rows = [{"id": c.id, "paper": c.paper, "item": c.item, "law": c.law.kind, "expected": c.expected,
+             "statement": c.statement, "control_of": c.control_of} for c in claims]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        for r in rows:
+            print(f"{r['id']:<56} {r['item']:<14} {r['law']:<26} expect {r['expected']}")
+    return 0
+
+
+def cmd_check(args) -> int:
+    claims = _select(args)
+    store = Store(args.store)
+    executor = make_executor(args.scheduler, args.workers)
+    try:
+        records = runner.check(claims, args.tier, store, executor, root_seed=args.seed, replicates=args.replicates,
+                               overrides=_parse_set(args.set), alpha=args.alpha,
+                               progress=Progress(sys.stderr.isatty() and not args.json))
+    finally:
+        executor.close()
+    if args.json:
+        print(json.dumps(records, indent=1, default=float))
+    else:
+        _print_table(records)
+    if args.report:
+        from .report import write_report
+        write_report(store, args.report, tier=args.tier)
+    return 0 if all(r["verdict"] == r["expected"] for r in records) else 1
+
+
+def cmd_report(args) -> int:
+    from .report import write_report
+    store = Store(args.store)
+    if not store.results():
+        raise UsageError(f"no results in store {store.root}; run 'simverify check' first")
+    paths = write_report(store, args.out, tier=args.tier)
+    for p in paths:
+        print(p)
+    return 0
+
+
+def cmd_calibrate(args) -> int:
+    """Run claims under many root seeds; report how often the verdict misses its expectation."""
+    claims = _select(args)
+    store = Store(args.store)
+    executor = make_executor(args.scheduler, args.workers)
+    misses = {c.id: 0 for c in claims}
+    try:
+        for s in range(args.seeds):
+            for r in runner.check(claims, args.tier, store, executor, root_seed=args.seed + s, alpha=args.alpha):
+                misses[r["id"]] += r["verdict"] != r["expected"]
+    finally:
+        executor.close()
+    rows = [{"id": k, "misses": v, "runs": args.seeds, "rate": v / args.seeds} for k, v in misses.items()]
+    print(json.dumps(rows, indent=1) if args.json else "\n".join(f"{r['id']:<56} {r['misses']}/{r['runs']}" for r in rows))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="simverify", description="Executable checks of papers' lemmas and theorems.")
+    sub = p.add_subparsers(dest="command", required=True)
+    lp = sub.add_parser("list", help="list registered claims and their controls")
+    lp.add_argument("--paper")
+    lp.add_argument("--json", action="store_true")
+    lp.set_defaults(fn=cmd_list)
+
+    def run_options(sp):
+        sp.add_argument("ids", nargs="*", metavar="ID")
+        sp.add_argument("--paper")
+        sp.add_argument("--all", action="store_true")
+        sp.add_argument("--no-controls", action="store_true", help="with --all/--paper: skip control variants")
+        sp.add_argument("--tier", choices=["quick", "full"], default="quick")
+        sp.add_argument("--seed", type=int, default=0)
+        sp.add_argument("--workers", type=int)
+        sp.add_argument("--scheduler", default="processes", help="serial, processes, dask or tcp://host:port")
+        sp.add_argument("--store", default=str(default_store()))
+        sp.add_argument("--alpha", type=float, default=runner.DEFAULT_ALPHA, help="family-wise false-fail budget")
+        sp.add_argument("--json", action="store_true")
+
+    cp = sub.add_parser("check", help="run claims and print verdicts")
+    run_options(cp)
+    cp.add_argument("--replicates", type=int)
+    cp.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a grid axis or fixed parameter")
+    cp.add_argument("--report", metavar="DIR", help="also write the report of this store to DIR")
+    cp.set_defaults(fn=cmd_check)
+
+    rp = sub.add_parser("report", help="write Markdown and HTML reports from a store")
+    rp.add_argument("--store", default=str(default_store()))
+    rp.add_argument("--out", default="reports/latest")
+    rp.add_argument("--tier", choices=["quick", "full"])
+    rp.set_defaults(fn=cmd_report)
+
+    kp = sub.add_parser("calibrate", help="real false-fail rate of claims over many seeds")
+    run_options(kp)
+    kp.add_argument("--seeds", type=int, default=20)
+    kp.set_defaults(fn=cmd_calibrate)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for name in ("replicates", "workers", "seeds"):
+        v = getattr(args, name, None)
+        if v is not None and v < 1:
+            parser.exit(2, f"simverify: error: --{name} must be >= 1, got {v}\n")
+    if getattr(args, "seed", 0) < 0:
+        parser.exit(2, f"simverify: error: --seed must be >= 0, got {args.seed}\n")
+    try:
+        return args.fn(args)
+    except (UsageError, ValueError, registry.UnknownClaim) as exc:
+        sys.stderr.write(f"simverify: error: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("\nsimverify: interrupted; finished cells are stored, rerun to resume\n")
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

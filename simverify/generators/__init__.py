@@ -1,0 +1,1 @@
+"""Ground truth and data streams for each paper (use kernels, know nothing of sweeps)."""

@@ -1,0 +1,102 @@
+"""Reproducible parallel random streams.
+
+One ``numpy.random.Generator`` per fixed-size chunk, spawned from a root
+``SeedSequence``; the chunk count depends on the problem size only, never on the
+thread count, so output is bit-identical for any ``NUMBA_NUM_THREADS``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+from numba.typed import List
+
+from ._jit import JIT, PARALLEL_JIT
+
+DEFAULT_CHUNK = 1 << 14  # values per stream for array fills
+
+SeedLike = "int | np.random.SeedSequence"
+
+
+def as_seed_sequence(seed) -> np.random.SeedSequence:
+    """Accept an int, a SeedSequence or a sequence of ints as a root seed."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (int, np.integer)):
+        if seed < 0:
+            raise ValueError(f"seed must be non-negative, got {seed}")
+        return np.random.SeedSequence(int(seed))
+    return np.random.SeedSequence(list(seed))
+
+
+def n_chunks(size: int, chunk: int) -> int:
+    """Number of fixed-size chunks covering ``size`` items (at least one)."""
+    return max(1, -(-int(size) // int(chunk)))
+
+
+def spawn_generators(seed, count: int) -> List:
+    """``count`` independent PCG64 generators as a ``numba.typed.List``.
+
+    Children are spawned from a fresh copy of the root so that the same seed always
+    yields the same streams, however often it is used.
+    """
+    root = as_seed_sequence(seed)
+    fresh = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key)
+    gens = List()
+    for child in fresh.spawn(int(count)):
+        gens.append(np.random.Generator(np.random.PCG64(child)))
+    return gens
+
+
+@njit(**PARALLEL_JIT)
+def _fill_standard_normal(gens, out, chunk):
+    for jj in prange(len(gens)):
+        j = np.int64(jj)
+        g = gens[j]
+        stop = min(out.size, (j + 1) * chunk)
+        for i in range(j * chunk, stop):
+            out[i] = g.standard_normal()
+
+
+@njit(**PARALLEL_JIT)
+def _fill_uniform(gens, out, chunk):
+    for jj in prange(len(gens)):
+        j = np.int64(jj)
+        g = gens[j]
+        stop = min(out.size, (j + 1) * chunk)
+        for i in range(j * chunk, stop):
+            out[i] = g.random()
+
+
+def _check_size(size) -> tuple[int, ...]:
+    shape = (int(size),) if np.isscalar(size) else tuple(int(s) for s in size)
+    if any(s < 0 for s in shape):
+        raise ValueError(f"size must be non-negative, got {shape}")
+    return shape
+
+
+def standard_normal(seed, size, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
+    """Standard normals of shape ``size``, filled in parallel, one stream per chunk."""
+    shape = _check_size(size)
+    out = np.empty(int(np.prod(shape)))
+    _fill_standard_normal(spawn_generators(seed, n_chunks(out.size, chunk)), out, chunk)
+    return out.reshape(shape)
+
+
+def uniform(seed, size, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
+    """Uniforms on [0, 1) of shape ``size``, one stream per chunk."""
+    shape = _check_size(size)
+    out = np.empty(int(np.prod(shape)))
+    _fill_uniform(spawn_generators(seed, n_chunks(out.size, chunk)), out, chunk)
+    return out.reshape(shape)
+
+
+def gaussian_vectors(seed, count: int, factor: np.ndarray, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
+    """``count`` rows x_j = F g_j with g_j ~ N(0, I_k): rows are N(0, F F^T).
+
+    factor: (n, k) array F. Returns (count, n).
+    """
+    factor = np.ascontiguousarray(factor, dtype=np.float64)
+    if factor.ndim != 2 or not np.all(np.isfinite(factor)):
+        raise ValueError("factor must be a finite 2-D array (n, k)")
+    g = standard_normal(seed, (int(count), factor.shape[1]), chunk)
+    return g @ factor.T

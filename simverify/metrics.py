@@ -1,0 +1,44 @@
+"""Recovery errors and subspace distances (paper-independent definitions)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def _orth(X: np.ndarray) -> np.ndarray:
+    q, _ = np.linalg.qr(X)
+    return q
+
+
+def nmse(X_hat: np.ndarray, X: np.ndarray) -> float:
+    """||(I - P) X||_F^2 / ||X||_F^2 with P the projector onto span(X_hat) (Chi 2018, 6.1).
+
+    X_hat (n, r) is orthonormalised first; X (n, r') is the ground-truth factor.
+    """
+    Q = _orth(X_hat)
+    R = X - Q @ (Q.conj().T @ X)
+    return float(np.linalg.norm(R) ** 2 / np.linalg.norm(X) ** 2)
+
+
+def procrustes_distance(U_hat: np.ndarray, U: np.ndarray) -> float:
+    """min over orthogonal Q of ||U_hat - U Q||_F for orthonormal U_hat, U (n, r) (Theorem 1)."""
+    s = np.linalg.svd(U.conj().T @ U_hat, compute_uv=False)
+    r = U.shape[1]
+    return float(np.sqrt(max(2.0 * (r - s.sum()), 0.0)))
+
+
+def principal_angles(U_hat: np.ndarray, U: np.ndarray) -> np.ndarray:
+    """Principal angles (radians, ascending) between span(U_hat) and span(U)."""
+    s = np.linalg.svd(_orth(U).conj().T @ _orth(U_hat), compute_uv=False)
+    return np.sort(np.arccos(np.clip(s, -1.0, 1.0)))
+
+
+def sin_theta_distance(U_hat: np.ndarray, U: np.ndarray) -> float:
+    """||sin Theta||_F between the two subspaces."""
+    return float(np.linalg.norm(np.sin(principal_angles(U_hat, U))))
+
+
+def frequency_errors(estimates: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """For each true frequency, the distance on the unit circle [0, 1) to the nearest estimate."""
+    d = np.abs(np.asarray(truth)[:, None] - np.asarray(estimates)[None, :])
+    d = np.minimum(d, 1.0 - d)
+    return d.min(axis=1)

@@ -1,0 +1,63 @@
+"""Where claims are registered. The engine knows no paper: claim modules register
+themselves on import. Modules are found through the ``simverify.claims`` entry-point
+group and ``$SIMVERIFY_PLUGINS`` (comma-separated module names); the project's own
+``theorems`` package is the default plugin."""
+from __future__ import annotations
+
+import importlib
+import os
+from importlib.metadata import entry_points
+
+from .claims import Claim
+
+_CLAIMS: dict[str, Claim] = {}
+_LOADED = False
+DEFAULT_PLUGINS = ("theorems",)
+
+
+class UnknownClaim(KeyError):
+    """An id that no registered claim (or control) carries."""
+
+    def __str__(self):
+        return f"unknown claim id {self.args[0]!r} (see 'simverify list')"
+
+
+def register(claim: Claim) -> Claim:
+    """Add a claim; its controls become claims with ids ``<id>~<control>``."""
+    for c in (claim, *[claim.with_control(ctrl) for ctrl in claim.controls]):
+        if c.id in _CLAIMS and _CLAIMS[c.id] is not c:
+            raise ValueError(f"claim id {c.id!r} registered twice")
+        _CLAIMS[c.id] = c
+    return claim
+
+
+def load() -> None:
+    """Import every claim module once (idempotent; also called in worker processes)."""
+    global _LOADED
+    if _LOADED:
+        return
+    names = list(DEFAULT_PLUGINS)
+    names += [ep.value for ep in entry_points(group="simverify.claims")]
+    names += [n.strip() for n in os.environ.get("SIMVERIFY_PLUGINS", "").split(",") if n.strip()]
+    for name in dict.fromkeys(names):
+        importlib.import_module(name)
+    _LOADED = True
+
+
+def get(claim_id: str) -> Claim:
+    load()
+    try:
+        return _CLAIMS[claim_id]
+    except KeyError:
+        raise UnknownClaim(claim_id) from None
+
+
+def all_claims(paper: str | None = None, controls: bool = True) -> list[Claim]:
+    """Registered claims in registration order, optionally one paper's, with or without controls."""
+    load()
+    return [c for c in _CLAIMS.values()
+            if (paper is None or c.paper == paper) and (controls or c.control_of is None)]
+
+
+def papers() -> list[str]:
+    return sorted({c.paper for c in all_claims()})

@@ -1,0 +1,1 @@
+"""Each paper's algorithms and the baselines it compares against (use kernels)."""

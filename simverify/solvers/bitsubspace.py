@@ -1,0 +1,162 @@
+"""Fusion-center algorithms of Chi (2018): truncated EVD (Alg. 1 line 5), the convex
+program (Eq. 9) with the low-rank and the sparse set K, online tracking (Section 5) and
+ESPRIT for line spectra (Section 6.2)."""
+from __future__ import annotations
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from ..generators.bitsubspace import SensingModel, sensor_chunks, sensor_generators
+from ..kernels.linalg import _project_l1_ball, _sparse_K_admm
+from ..kernels.sensing import N_SLOTS, SENSOR_CHUNK, _accumulate_rank_two, _surrogate_slots
+from ..kernels.tracking import _track_chunk
+
+
+def surrogate_matrix(model: SensingModel, m: int, seed) -> np.ndarray:
+    """J = (1/m) sum_i y_i (a_i a_i^H - b_i b_i^H) (Eq. 5), (n, n), streamed in chunks.
+
+    Real sketches use the parallel kernel (fixed-order partial sums: bit-identical for
+    any thread count); complex sketches accumulate serially.
+    """
+    if model.complex_sketches:
+        J = np.zeros((model.n, model.n), dtype=complex)
+        for _, A, B, y in sensor_chunks(model, m, seed):
+            J += (A * y[:, None]).T @ A.conj() - (B * y[:, None]).T @ B.conj()
+        return J / m
+    gens = sensor_generators(m, seed)
+    with threadpool_limits(1, "blas"):
+        slots = _surrogate_slots(gens, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK, N_SLOTS)
+    total = np.zeros(slots.shape[1:])
+    for s in range(slots.shape[0]):  # fixed order
+        total += slots[s]
+    return total / m
+
+
+def surrogate_matrix_reference(model: SensingModel, m: int, seed) -> np.ndarray:
+    """The same J from the same sensor stream, accumulated chunk by chunk (no parallelism)."""
+    J = np.zeros((model.n, model.n), dtype=model.dtype)
+    for _, A, B, y in sensor_chunks(model, m, seed):
+        _accumulate_rank_two(J, A, B, y)
+    return J / m
+
+
+def truncated_evd(J: np.ndarray, r: int) -> np.ndarray:
+    """U_hat (n, r): eigenvectors of the r largest (algebraic) eigenvalues of Hermitian J."""
+    n = J.shape[0]
+    if not (0 < r <= n):
+        raise ValueError(f"rank r={r} must lie in 1..n={n}")
+    if not np.all(np.isfinite(J)):
+        raise ValueError("surrogate matrix has non-finite entries")
+    w, V = np.linalg.eigh(J)
+    return V[:, ::-1][:, :r].copy()
+
+
+def convex_lowrank(J: np.ndarray, r: int) -> np.ndarray:
+    """Exact solution of Eq. (9): argmax <J, S> over S PSD, ||S||_F <= 1, ||S||_* <= sqrt(r).
+
+    The set is unitarily invariant and the objective linear, so S = V diag(s) V^H with
+    J = V diag(j) V^H and s = argmax j.s over s >= 0, ||s||_2 <= 1, sum s <= sqrt(r), which is
+    s = (j - theta)_+ / ||(j - theta)_+|| with the smallest theta >= 0 meeting the l1 limit.
+    Returns S (n, n); if J has no positive eigenvalue, S = 0 is optimal.
+    """
+    w, V = np.linalg.eigh(J)
+    s = _lowrank_eigenweights(w, np.sqrt(r))
+    return (V * s) @ V.conj().T
+
+
+def _lowrank_eigenweights(j: np.ndarray, radius: float) -> np.ndarray:
+    pos = np.maximum(j, 0.0)
+    if not np.any(pos > 0):
+        return np.zeros_like(j)
+    lo, hi = 0.0, float(pos.max())
+    s = pos / np.linalg.norm(pos)
+    if s.sum() <= radius:
+        return s
+    for _ in range(200):  # bisection on theta: sum of normalised weights decreases in theta
+        theta = 0.5 * (lo + hi)
+        t = np.maximum(j - theta, 0.0)
+        if t.sum() / np.linalg.norm(t) > radius:
+            lo = theta
+        else:
+            hi = theta
+    t = np.maximum(j - hi, 0.0)
+    return t / np.linalg.norm(t)
+
+
+def convex_sparse(J: np.ndarray, sparsity: float, iterations: int = 500, rho: float = 1.0,
+                  tol: float = 1e-8) -> np.ndarray:
+    """Eq. (9) with the sparse set K = {||S||_F <= 1, ||S||_1 <= sqrt(s)}, S PSD (Section 4).
+
+    ADMM on S = Z: S-step projects onto PSD n F-ball (clip eigenvalues, rescale), Z-step onto
+    the entrywise l1 ball. Returns S (n, n) real symmetric.
+    """
+    if not np.all(np.isfinite(J)) or np.iscomplexobj(J):
+        raise ValueError("J must be a finite real symmetric matrix")
+    if not sparsity > 0:
+        raise ValueError(f"sparsity level s must be positive, got {sparsity}")
+    J = 0.5 * (J + J.T)
+    return _sparse_K_admm(np.ascontiguousarray(J), float(np.sqrt(sparsity)), int(iterations), float(rho), float(tol))
+
+
+def top_eigenvectors(S: np.ndarray, r: int) -> np.ndarray:
+    """X_hat (n, r) from an estimate Sigma_hat, as Section 6.1 extracts it."""
+    return truncated_evd(S, r)
+
+
+class OnlineSubspaceTracker:
+    """Section 5: rank-r EVD of J_m tracked by rank-two updates (Eqs. 10-11).
+
+    Memory Theta(n r): only U_ (n, r) and eigenvalues_ (r,) are kept; sketches are used and
+    dropped. ``by_magnitude=True`` keeps the r eigenpairs largest in |eigenvalue|, as
+    printed; ``False`` keeps the r largest eigenvalues (the correction this project found
+    necessary, see theorems.bitsubspace). Attributes: U_, eigenvalues_, n_sensors_.
+    """
+
+    def __init__(self, n: int, r: int, by_magnitude: bool = True, complex_data: bool = False, seed=0):
+        if not (0 < r <= n):
+            raise ValueError(f"rank r={r} must lie in 1..n={n}")
+        dtype = np.complex128 if complex_data else np.float64
+        g = np.random.default_rng(seed)
+        q, _ = np.linalg.qr(g.standard_normal((n, r)))
+        self.U_ = np.ascontiguousarray(q, dtype=dtype)
+        self.eigenvalues_ = np.zeros(r, dtype=dtype)
+        self.n_sensors_ = 0
+        self.by_magnitude = by_magnitude
+
+    def partial_fit(self, A: np.ndarray, B: np.ndarray, y: np.ndarray) -> "OnlineSubspaceTracker":
+        """Absorb sensors given as rows of A, B (c, n) with bits y (c,)."""
+        with threadpool_limits(1, "blas"):
+            self.U_, self.eigenvalues_ = _track_chunk(self.U_, self.eigenvalues_, np.ascontiguousarray(A, dtype=self.U_.dtype),
+                                                      np.ascontiguousarray(B, dtype=self.U_.dtype), np.asarray(y, dtype=float),
+                                                      self.n_sensors_, self.by_magnitude)
+        self.n_sensors_ += A.shape[0]
+        return self
+
+    def subspace(self) -> np.ndarray:
+        """Current estimate (n, r), columns ordered by tracked eigenvalue, largest first."""
+        order = np.argsort(-self.eigenvalues_.real)
+        return self.U_[:, order]
+
+    def track(self, model: SensingModel, m: int, seed, checkpoints=(), callback=None) -> "OnlineSubspaceTracker":
+        """Stream m sensors of ``model``; call ``callback(count, self)`` at each checkpoint count."""
+        marks = sorted(set(int(c) for c in checkpoints if 0 < c <= m))
+        for start, A, B, y in sensor_chunks(model, m, seed):
+            stop = start + A.shape[0]
+            lo = start
+            for mark in [c for c in marks if start < c <= stop]:
+                self.partial_fit(A[lo - start:mark - start], B[lo - start:mark - start], y[lo - start:mark - start])
+                lo = mark
+                if callback is not None:
+                    callback(mark, self)
+            if lo < stop:
+                self.partial_fit(A[lo - start:], B[lo - start:], y[lo - start:])
+        return self
+
+
+def esprit(U: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """ESPRIT (Roy-Kailath 1989) on a signal subspace U (n, d): frequencies in [0, 1) and
+    the moduli |z_k| of the rotational eigenvalues (near 1 for true components)."""
+    U1, U2 = U[:-1], U[1:]
+    Phi = np.linalg.lstsq(U1, U2, rcond=None)[0]
+    z = np.linalg.eigvals(Phi)
+    return np.mod(np.angle(z) / (2 * np.pi), 1.0), np.abs(z)

@@ -1,0 +1,157 @@
+"""Estimators with confidence intervals, and the three-way verdict rule.
+
+Every interval is ``estimate +- z * SE`` with SE from the replicate-level bootstrap or
+the Monte Carlo standard error (Clopper-Pearson for frequencies). Verdicts compare an
+interval with the band the claim allows:
+
+* CONFIRMED: the interval lies inside the band;
+* REFUTED: the interval misses the band entirely;
+* INCONCLUSIVE: it straddles an edge; the advice says how many replicates would decide.
+
+The family-wise false-fail budget is Bonferroni: with K claims run together at family
+level alpha, each claim uses confidence level 1 - alpha / K, and a claim testing C cells
+splits its share again by C.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats as _st
+
+CONFIRMED, REFUTED, INCONCLUSIVE = "CONFIRMED", "REFUTED", "INCONCLUSIVE"
+VERDICTS = (CONFIRMED, REFUTED, INCONCLUSIVE)
+BOOTSTRAP_RESAMPLES = 400
+
+
+def z_two_sided(level: float) -> float:
+    """Normal quantile for a two-sided interval of coverage ``level``."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"confidence level must lie in (0, 1), got {level}")
+    return float(_st.norm.ppf(0.5 + level / 2.0))
+
+
+def bonferroni(level: float, k: int) -> float:
+    """Per-test level when ``k`` tests share the error budget 1 - level."""
+    return 1.0 - (1.0 - level) / max(int(k), 1)
+
+
+def band_verdict(lo: float, hi: float, band_lo: float, band_hi: float) -> str:
+    """Three-way verdict of the interval [lo, hi] against the allowed band."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return INCONCLUSIVE
+    if hi < band_lo or lo > band_hi:
+        return REFUTED
+    if lo >= band_lo and hi <= band_hi:
+        return CONFIRMED
+    return INCONCLUSIVE
+
+
+def replicates_to_decide(estimate: float, lo: float, hi: float, band_lo: float, band_hi: float,
+                         replicates: int) -> int | None:
+    """Replicates at which the interval would fit on one side of the nearest band edge."""
+    half = 0.5 * (hi - lo)
+    edges = [e for e in (band_lo, band_hi) if np.isfinite(e)]
+    if not edges or half <= 0:
+        return None
+    gap = min(abs(estimate - e) for e in edges)
+    if gap == 0:
+        return None
+    return int(math.ceil(replicates * (half / gap) ** 2)) + 1
+
+
+@dataclass
+class Interval:
+    """A point estimate with a two-sided interval and its standard error."""
+    estimate: float
+    lo: float
+    hi: float
+    se: float = float("nan")
+
+    def as_list(self) -> list[float]:
+        return [float(self.lo), float(self.hi)]
+
+
+def bootstrap_indices(replicates: int, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> np.ndarray:
+    """(resamples, replicates) replicate indices; fixed seed so verdicts are reproducible."""
+    g = np.random.default_rng(np.random.SeedSequence([seed, replicates, resamples]))
+    return g.integers(0, replicates, size=(resamples, replicates))
+
+
+def bootstrap_interval(statistic, data: np.ndarray, level: float) -> Interval:
+    """Normal bootstrap interval of ``statistic(data)`` resampling the last axis (replicates).
+
+    data: (..., R). statistic maps an array of that shape to a float.
+    """
+    R = data.shape[-1]
+    est = float(statistic(data))
+    if R < 2:
+        return Interval(est, -np.inf, np.inf)
+    idx = bootstrap_indices(R)
+    boots = np.array([statistic(data[..., i]) for i in idx])
+    boots = boots[np.isfinite(boots)]
+    se = float(np.std(boots, ddof=1)) if boots.size > 1 else float("inf")
+    z = z_two_sided(level)
+    return Interval(est, est - z * se, est + z * se, se)
+
+
+def mean_interval(samples: np.ndarray, level: float) -> Interval:
+    """Mean over the last axis with a t-interval from the Monte Carlo standard error."""
+    R = samples.shape[-1]
+    m = float(np.mean(samples))
+    if R < 2:
+        return Interval(m, -np.inf, np.inf)
+    se = float(np.std(samples, ddof=1) / math.sqrt(R))
+    t = float(_st.t.ppf(0.5 + level / 2.0, R - 1))
+    return Interval(m, m - t * se, m + t * se, se)
+
+
+def clopper_pearson(successes: int, trials: int, level: float) -> Interval:
+    """Exact binomial interval for a frequency."""
+    a = 1.0 - level
+    lo = 0.0 if successes == 0 else float(_st.beta.ppf(a / 2, successes, trials - successes + 1))
+    hi = 1.0 if successes == trials else float(_st.beta.ppf(1 - a / 2, successes + 1, trials - successes))
+    return Interval(successes / trials, lo, hi)
+
+
+def pooled_slope(x: np.ndarray, Y: np.ndarray) -> float:
+    """Common least-squares slope of Y on x with one intercept per group.
+
+    x: (P,) abscissae; Y: (G, P) ordinates per group (rows with NaN are skipped).
+    """
+    xc = x - x.mean()
+    ok = np.all(np.isfinite(Y), axis=1)
+    if not ok.any():
+        return float("nan")
+    Yc = Y[ok] - Y[ok].mean(axis=1, keepdims=True)
+    return float(np.sum(Yc * xc) / (ok.sum() * np.sum(xc * xc)))
+
+
+def local_slopes(x: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """Pairwise slopes between consecutive points, averaged over groups (diagnostic), (P-1,)."""
+    return np.nanmean(np.diff(Y, axis=1) / np.diff(x), axis=0)
+
+
+@dataclass
+class SlopeFit:
+    """A fitted slope with its interval and diagnostics."""
+    interval: Interval
+    local: list[float] = field(default_factory=list)
+    group_slopes: list[float] = field(default_factory=list)
+
+
+def slope_fit(x: np.ndarray, samples: np.ndarray, level: float, transform=np.log) -> SlopeFit:
+    """Slope of transform(mean over replicates) against x, bootstrap over replicates.
+
+    x: (P,) already transformed abscissae; samples: (G, P, R) positive values.
+    """
+    def stat(s):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return pooled_slope(x, transform(s.mean(axis=-1)))
+
+    iv = bootstrap_interval(stat, samples, level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        Y = transform(samples.mean(axis=-1))
+    groups = [pooled_slope(x, Y[g:g + 1]) for g in range(Y.shape[0])]
+    return SlopeFit(iv, [float(v) for v in local_slopes(x, Y)], groups)
