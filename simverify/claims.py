@@ -168,11 +168,13 @@ class LinearRate(Law):
 @dataclass
 class Bound(Law):
     """lhs <= rhs (``sense='<='``) or lhs >= rhs at every grid point, lhs estimated from
-    replicates (t-interval, or Clopper-Pearson when ``probability``), rhs exact."""
+    replicates (t-interval, or Clopper-Pearson when ``probability``), rhs exact. ``rtol``
+    is the resolution the claim is stated at (needed for bounds attained with equality)."""
     lhs: Any
     rhs: Any
     sense: str = "<="
     probability: bool = False
+    rtol: float = 0.0
     kind: str = "Bound"
 
     def evaluate(self, ds, level):
@@ -187,7 +189,8 @@ class Bound(Law):
         for s, b, lab in zip(samples, bounds, labels):
             iv = (stats.clopper_pearson(int(s.sum()), s.size, cell_level) if self.probability
                   else stats.mean_interval(s, cell_level))
-            band = (-np.inf, b) if self.sense == "<=" else (b, np.inf)
+            edge = b + self.rtol * abs(b) if self.sense == "<=" else b - self.rtol * abs(b)
+            band = (-np.inf, edge) if self.sense == "<=" else (edge, np.inf)
             verdicts.append(stats.band_verdict(iv.lo, iv.hi, *band))
             ratios.append(iv.estimate / b if b != 0 else np.inf)
             rows.append({**{k: _py(v) for k, v in lab.items()}, "lhs": iv.estimate, "lo": iv.lo, "hi": iv.hi, "rhs": float(b),
@@ -204,7 +207,8 @@ class Bound(Law):
                          {"cells": rows, "worst_cell": worst}, advice)
 
     def claimed(self):
-        return f"lhs/rhs {self.sense} 1 at every grid point"
+        tol = f" (resolution {self.rtol:g})" if self.rtol else ""
+        return f"lhs/rhs {self.sense} 1 at every grid point{tol}"
 
 
 @dataclass

@@ -87,7 +87,7 @@ def measure_lemma1_laplace(p, seed):
 
 LEMMA1_CASES = Grid(zipped={"case": {"r": [1, 2, 2, 3, 3, 3, 5, 5, 8], "kappa": [1.0, 1.0, 4.0, 1.0, 2.0, 8.0, 1.0, 4.0, 2.0]}})
 LEMMA1_QUICK = Grid(zipped={"case": {"r": [1, 2, 3, 3, 5], "kappa": [1.0, 1.0, 1.0, 8.0, 4.0]}})
-LEMMA1_TIERS = {"quick": Tier(LEMMA1_QUICK, 8, {"n_extra": 2, "m": 100_000}),
+LEMMA1_TIERS = {"quick": Tier(LEMMA1_QUICK, 24, {"n_extra": 2, "m": 100_000}),
                 "full": Tier(LEMMA1_CASES, 20, {"n_extra": 2, "m": 500_000})}
 
 
@@ -107,14 +107,14 @@ register(Claim(
     id="bitsubspace.lemma1.upper", paper=PAPER, item="Lemma 1",
     statement="The diagonal of E[J] on the principal subspace is at most one.",
     formula=r"1 \ge u_k^T \bar J u_k  (Eq. 6), k = 1..r",
-    law=Bound("d_first", 1.0, "<="), measure=_lemma1, tiers=LEMMA1_TIERS, sweep_id="bitsubspace.lemma1",
+    law=Bound("d_first", 1.0, "<=", rtol=0.02), measure=_lemma1, tiers=LEMMA1_TIERS, sweep_id="bitsubspace.lemma1",
     validate=_validate, expected=REFUTED,
     erratum="The proof treats V_k = (a^T u_k)^2 - (b^T u_k)^2 as Laplace(1); for Gaussian sketches V_k = 2 Z1 Z2 "
             "(c.f. (1+4t^2)^{-1/2}, E|V_k| = 4/pi). Measured u_1^T E[J] u_1 = 4/pi = 1.273 at r = 1 and 1.175 at "
             "r = 3, kappa = 8 (exact values by quadrature). What holds: u_k^T E[J] u_k <= E|V_k| = 4/pi.",
     controls=(Control("laplace_model", "the proof's Laplace(1) model for V_k (projection-level simulation)",
                       CONFIRMED, measure=_lemma1_laplace),
-              Control("corrected_constant", "corrected bound 4/pi", CONFIRMED, law=Bound("d_first", 4 / np.pi, "<=")))))
+              Control("corrected_constant", "corrected bound 4/pi", CONFIRMED, law=Bound("d_first", 4 / np.pi, "<=", rtol=0.02)))))
 
 register(Claim(
     id="bitsubspace.lemma1.lower_exponential", paper=PAPER, item="Lemma 1",
@@ -298,7 +298,7 @@ register(Claim(
     statement="The error bound's dependence on n holds: error / (alpha^-1 sqrt(n/m log(2n/delta))) stays bounded in n.",
     formula=r"||\hat U - UQ||_F / (\alpha^{-1}\sqrt{(n/m)\log(2n/\delta)}) bounded in n",
     law=RatioBounded(_theorem1_ratio(), "n"), measure=measure_recovery,
-    tiers={"quick": Tier(Grid({"n": [10, 20, 40]}), 6, {"m": 20_000, "r": 3, "kappa": 2.0}),
+    tiers={"quick": Tier(Grid({"n": [10, 20, 40]}), 16, {"m": 20_000, "r": 3, "kappa": 2.0}),
            "full": Tier(Grid({"n": [10, 20, 40, 80, 160]}), 20, {"m": 50_000, "r": 3, "kappa": 2.0})},
     validate=_validate,
     controls=(Control("without_n", "bound without the factor n", law=RatioBounded(_theorem1_ratio(True, False), "n")),)))
@@ -487,7 +487,7 @@ def measure_online(p, seed):
     return out
 
 
-FIG5 = {"quick": Tier(Grid(), 5, {"n": 40, "r": 3, "m": [8000, 16000]}),
+FIG5 = {"quick": Tier(Grid(), 12, {"n": 40, "r": 3, "m": [8000, 16000]}),
         "full": Tier(Grid(), 10, {"n": 40, "r": 3, "m": [8000, 16000, 32000, 64000]})}
 FIG5_TRAJ = {"nmse_batch": "m", "nmse_online_printed": "m", "nmse_online_corrected": "m"}
 _online = {v: Comparison(f"nmse_online_{v}", "nmse_batch", "comparable", 1.5) for v in ("printed", "corrected")}
