@@ -1,0 +1,171 @@
+"""Engine: statistics, verdict rule, store, sweeps, executors, CLI contract."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xarray as xr
+from scipy import stats as st
+
+from simverify import registry, runner, stats, sweep
+from simverify.executors import DaskExecutor, ProcessExecutor, SerialExecutor
+from simverify.store import Store
+
+ENV = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims"}
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args, timeout=600):
+    return subprocess.run([sys.executable, "-m", "simverify.cli", *args], capture_output=True, text=True,
+                          env=ENV, cwd=ROOT, timeout=timeout)
+
+
+def test_band_verdicts():
+    assert stats.band_verdict(0.1, 0.2, 0, 1) == stats.CONFIRMED
+    assert stats.band_verdict(1.1, 1.2, 0, 1) == stats.REFUTED
+    assert stats.band_verdict(0.9, 1.2, 0, 1) == stats.INCONCLUSIVE
+    assert stats.band_verdict(np.nan, 1, 0, 1) == stats.INCONCLUSIVE
+
+
+def test_clopper_pearson_matches_scipy():
+    iv = stats.clopper_pearson(7, 40, 0.95)
+    ref = st.binomtest(7, 40).proportion_ci(0.95, method="exact")
+    assert np.allclose([iv.lo, iv.hi], [ref.low, ref.high])
+
+
+def test_slope_fit_recovers_known_exponent_and_interval_covers():
+    g = np.random.default_rng(0)
+    x = np.log(np.array([1.0, 2, 4, 8]))
+    covered = 0
+    for _ in range(40):
+        samples = np.exp(-0.5 * x)[None, :, None] * np.exp(0.1 * g.standard_normal((2, 4, 10)))
+        iv = stats.slope_fit(x, samples, 0.95).interval
+        covered += iv.lo <= -0.5 <= iv.hi
+    assert covered >= 32  # nominal 38 of 40
+
+
+def test_toy_claim_and_negative_control(tmp_path):
+    store = Store(tmp_path)
+    recs = runner.check([registry.get("toy.power"), registry.get("toy.power~wrong_exponent")], "quick", store,
+                        SerialExecutor())
+    assert [r["verdict"] for r in recs] == [stats.CONFIRMED, stats.REFUTED]
+    ds = xr.open_dataset(recs[0]["store"], engine="h5netcdf")
+    assert ds["y"].dims == ("x", "replicate") and ds.attrs["claim_id"] == "toy.power"
+    for key in ("root_seed", "code_hash", "numba_version", "git_commit", "machine"):
+        assert key in ds.attrs
+
+
+def test_executors_give_identical_datasets(tmp_path):
+    claim = registry.get("toy.power")
+    dss = []
+    for i, ex in enumerate([SerialExecutor(), ProcessExecutor(2), DaskExecutor(None, 2)]):
+        try:
+            p = sweep.plan(claim, "quick", root_seed=3)
+            dss.append(sweep.assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path / str(i)), ex)))
+        finally:
+            ex.close()
+    for ds in dss[1:]:
+        xr.testing.assert_identical(ds.drop_attrs(), dss[0].drop_attrs())
+
+
+def test_dask_scheduler_address(tmp_path):
+    from dask.distributed import LocalCluster
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        r = cli("check", "toy.power", "--scheduler", cluster.scheduler_address, "--store", str(tmp_path), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)[0]["verdict"] == "CONFIRMED"
+
+
+def test_seeds_do_not_depend_on_order_and_replicates_extend(tmp_path):
+    claim = registry.get("toy.power")
+    p8 = sweep.plan(claim, "quick", root_seed=1)
+    p12 = sweep.plan(claim, "quick", root_seed=1, replicates=12)
+    assert {t.key for t in p8.tasks} <= {t.key for t in p12.tasks}
+    store = Store(tmp_path)
+    sweep.run_tasks(p8.tasks, store, SerialExecutor())
+    calls = []
+    sweep.run_tasks(p12.tasks, store, SerialExecutor(), progress=lambda d, t: calls.append(t))
+    assert calls and calls[-1] == 4 * 4  # only the new replicates were computed
+
+
+def test_json_contract_and_exit_codes(tmp_path):
+    r = cli("check", "toy.power", "toy.power~wrong_exponent", "--store", str(tmp_path), "--json", "--scheduler", "serial")
+    assert r.returncode == 0, r.stderr
+    recs = json.loads(r.stdout)
+    for key in ("id", "paper", "item", "statement", "verdict", "expected", "estimate", "ci", "claimed", "n_cells",
+                "elapsed_s", "store"):
+        assert key in recs[0]
+    assert len(recs[0]["ci"]) == 2
+    # a control run against the claim's expectation: verdict differs -> exit 1
+    r = cli("check", "toy.power", "--set", "exponent=1.0", "--store", str(tmp_path), "--scheduler", "serial")
+    assert r.returncode == 1
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["check", "no.such.claim"], "unknown claim id"),
+    (["check", "toy.power", "--replicates", "0"], "replicates"),
+    (["check", "toy.power", "--set", "n=-3"], "n must be positive"),
+    (["check", "toy.power", "--set", "exponent=NaN"], "not finite"),
+    (["check", "toy.power", "--set", "nosuch=1"], "cannot set"),
+    (["check", "bitsubspace.theorem1.rate_m", "--set", "r=50"], "exceeds dimension"),
+    (["check", "bitsubspace.theorem1.rate_m", "--set", "m=-100"], "positive integer"),
+    (["check", "--paper", "nosuch"], "unknown paper"),
+    (["report", "--store", "EMPTY"], "no results"),
+])
+def test_bad_input_exit_2_nothing_written(tmp_path, args, needle):
+    args = [a.replace("EMPTY", str(tmp_path / "empty")) for a in args]
+    store = tmp_path / "s"
+    r = cli(*args, *(["--store", str(store)] if args[0] == "check" else []))
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert needle in r.stderr
+    assert not store.exists() or not any(store.rglob("*.*"))
+
+
+def test_corrupt_cache_file_is_recomputed(tmp_path):
+    claim = registry.get("toy.power")
+    p = sweep.plan(claim, "quick")
+    store = Store(tmp_path)
+    first = sweep.assemble(p, sweep.run_tasks(p.tasks, store, SerialExecutor()))
+    victim = store.cell_path(p.tasks[3].key)
+    victim.write_bytes(b"garbage")
+    with pytest.warns(UserWarning, match="unreadable cache file"):
+        again = sweep.assemble(p, sweep.run_tasks(p.tasks, store, SerialExecutor()))
+    xr.testing.assert_identical(first.drop_attrs(), again.drop_attrs())
+
+
+def test_interrupted_check_resumes_to_identical_dataset(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    proc = subprocess.Popen([sys.executable, "-m", "simverify.cli", "check", "toy.slow", "--store", str(a),
+                             "--scheduler", "serial"], env=ENV, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(a.rglob("cells/*/*.npz"))) < 4:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    partial = len(list(a.rglob("cells/*/*.npz")))
+    assert 4 <= partial < 24
+    r = cli("check", "toy.slow", "--store", str(a), "--json", "--scheduler", "serial")
+    assert r.returncode in (0, 1), r.stderr  # the toy verdict is not the point here
+    r2 = cli("check", "toy.slow", "--store", str(b), "--json", "--scheduler", "serial")
+    ds_a = xr.open_dataset(json.loads(r.stdout)[0]["store"], engine="h5netcdf")
+    ds_b = xr.open_dataset(json.loads(r2.stdout)[0]["store"], engine="h5netcdf")
+    xr.testing.assert_identical(ds_a.drop_attrs(), ds_b.drop_attrs())
+
+
+def test_list_and_report(tmp_path):
+    r = cli("list", "--json")
+    rows = json.loads(r.stdout)
+    ids = {x["id"] for x in rows}
+    assert "bitsubspace.lemma1.upper" in ids and "toy.power~wrong_exponent" in ids
+    assert cli("check", "toy.power", "--store", str(tmp_path / "s"), "--scheduler", "serial").returncode == 0
+    r = cli("report", "--store", str(tmp_path / "s"), "--out", str(tmp_path / "rep"))
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "toy.power" in page and "data:image/png;base64," in page and "http" not in page.split("<style>")[0]
+    assert "| toy | Toy 1 |" in (tmp_path / "rep" / "report.md").read_text()
