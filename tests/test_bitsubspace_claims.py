@@ -32,3 +32,28 @@ def test_every_claim_has_a_control_and_errata_have_notes():
 def test_quick_tier_verdict_as_expected(records, claim_id):
     rec = records[claim_id]
     assert rec["verdict"] == rec["expected"], rec
+
+
+def test_first_settled_and_censoring():
+    from theorems.bitsubspace import first_settled
+    cps = [10, 20, 40, 80]
+    assert first_settled([True, True, True, True], cps, 160) == 10
+    assert first_settled([True, False, True, True], cps, 160) == 40
+    assert first_settled([True, True, True, False], cps, 160) == 160
+
+
+def test_figure6_settings_close_pair_is_one_rayleigh_limit_and_orthogonal():
+    """The fact behind the separation finding: atoms 1/n apart are orthogonal, so (b) and (c)
+    have the same covariance eigenvalues."""
+    import numpy as np
+
+    from simverify.generators import bitsubspace as gen
+    from theorems.bitsubspace import line_spectrum
+    n = 40
+    fb, pb = line_spectrum("b", n)
+    fc, pc = line_spectrum("c", n)
+    assert np.isclose(fb[1] - fb[0], 1 / n)
+    eig = [np.linalg.svd(gen.line_spectrum_factor(n, f, p), compute_uv=False) ** 2 for f, p in ((fb, pb), (fc, pc))]
+    assert np.allclose(eig[0], eig[1]) and np.allclose(np.sort(eig[0]), [0.2 * n, n, n])
+    with pytest.raises(ValueError, match="setting"):
+        line_spectrum("z", n)

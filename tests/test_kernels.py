@@ -72,19 +72,48 @@ def test_finite_sample_difference_matches_direct_simulation():
         assert abs(s1 - s2) < 6 * se
 
 
-def test_rank_two_update_is_exact_for_low_rank():
+def _complex_normal(g, shape):
+    return (g.standard_normal(shape) + 1j * g.standard_normal(shape)) / np.sqrt(2)
+
+
+@pytest.mark.parametrize("complex_data", [False, True])
+def test_rank_two_update_is_exact_for_low_rank(complex_data):
     g = np.random.default_rng(2)
     n, r = 8, 3
-    U, _ = np.linalg.qr(g.standard_normal((n, r)))
+    draw = (lambda shape: _complex_normal(g, shape)) if complex_data else g.standard_normal
+    U, _ = np.linalg.qr(draw((n, r)))
     pi = np.array([3.0, 2.0, 1.0])
-    K = g.standard_normal((n, 2))
+    K = draw((n, 2))
     lam = np.array([0.7, -0.2])
     Un, pn = _rank_two_update(U, pi, K, lam, 0.9, False)
-    J = 0.9 * (U * pi) @ U.T + (K * lam) @ K.T
+    J = 0.9 * (U * pi) @ U.conj().T + (K * lam) @ K.conj().T
     w = np.linalg.eigvalsh(J)[::-1][:r]
+    assert pn.dtype == np.float64
     assert np.allclose(np.sort(pn)[::-1], w, atol=1e-10)
-    assert np.allclose(Un.T @ Un, np.eye(r), atol=1e-10)
+    assert np.allclose(Un.conj().T @ Un, np.eye(r), atol=1e-10)
     assert np.allclose(J @ Un, Un * pn, atol=1e-9)
+
+
+def test_complex_surrogate_is_hermitian_sum_of_outer_products():
+    model = gen.SensingModel(gen.line_spectrum_factor(6, [0.1, 0.4], [1.0, 0.5]), complex_sketches=True)
+    naive = np.zeros((6, 6), dtype=complex)
+    for _, A, B, y in gen.sensor_chunks(model, 3000, 5):
+        for a, b, yi in zip(A, B, y):
+            naive += yi * (np.outer(a, a.conj()) - np.outer(b, b.conj()))
+            assert yi == np.sign(np.vdot(a, model.factor @ model.factor.conj().T @ a).real
+                                 - np.vdot(b, model.factor @ model.factor.conj().T @ b).real)
+    J = sol.surrogate_matrix(model, 3000, 5)
+    assert np.allclose(J, naive / 3000, atol=1e-12) and np.allclose(J, J.conj().T)
+
+
+def test_complex_tracker_recovers_line_spectrum():
+    freqs = np.array([0.1, 0.35, 0.7])
+    F = gen.line_spectrum_factor(20, freqs, np.ones(3))
+    tr = sol.OnlineSubspaceTracker(20, 3, by_magnitude=False, complex_data=True, seed=1)
+    tr.track(gen.SensingModel(F, complex_sketches=True), 6000, 2)
+    est, moduli = sol.esprit(tr.subspace())
+    assert np.all(metrics.frequency_errors(est, freqs) < 0.25 / 20)
+    assert metrics.nmse(tr.subspace(), F) < 0.1
 
 
 @given(st.integers(3, 12), st.integers(1, 3), st.integers(0, 10_000))

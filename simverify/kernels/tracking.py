@@ -13,7 +13,7 @@ from ._jit import JIT
 
 @njit(**JIT)
 def _rank_two_update(U, pi, K, lam, eta, by_magnitude):
-    """One update of (U (n, r), pi (r,)) by K (n, 2), lam (2,). Returns the new pair.
+    """One update of (U (n, r), pi (r,) real) by K (n, 2), lam (2,) real. Returns the new pair.
 
     R = (I - U U^H) K, P = orth(R) (QR), Gamma = blkdiag(eta Pi, 0) + M diag(lam) M^H with
     M = [U^H K; P^H R] ((r+2) x 2). The paper prints M^T Lambda M^T (a dimension typo).
@@ -45,7 +45,7 @@ def _track_chunk(U, pi, A, B, y, start, by_magnitude):
     """Apply Eq. (10) for the sensors in rows of A, B; ``start`` sensors came before."""
     c = A.shape[0]
     K = np.empty((A.shape[1], 2), dtype=U.dtype)
-    lam = np.empty(2, dtype=U.dtype)
+    lam = np.empty(2)
     for i in range(c):
         m = start + i + 1
         K[:, 0] = A[i]

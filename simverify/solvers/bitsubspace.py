@@ -19,10 +19,7 @@ def surrogate_matrix(model: SensingModel, m: int, seed) -> np.ndarray:
     any thread count); complex sketches accumulate serially.
     """
     if model.complex_sketches:
-        J = np.zeros((model.n, model.n), dtype=complex)
-        for _, A, B, y in sensor_chunks(model, m, seed):
-            J += (A * y[:, None]).T @ A.conj() - (B * y[:, None]).T @ B.conj()
-        return J / m
+        return surrogate_matrix_reference(model, m, seed)
     gens = sensor_generators(m, seed)
     with threadpool_limits(1, "blas"):
         slots = _surrogate_slots(gens, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK, N_SLOTS)
@@ -36,7 +33,10 @@ def surrogate_matrix_reference(model: SensingModel, m: int, seed) -> np.ndarray:
     """The same J from the same sensor stream, accumulated chunk by chunk (no parallelism)."""
     J = np.zeros((model.n, model.n), dtype=model.dtype)
     for _, A, B, y in sensor_chunks(model, m, seed):
-        _accumulate_rank_two(J, A, B, y)
+        if model.complex_sketches:
+            J += (A * y[:, None]).T @ A.conj() - (B * y[:, None]).T @ B.conj()
+        else:
+            _accumulate_rank_two(J, A, B, y)
     return J / m
 
 
@@ -119,7 +119,7 @@ class OnlineSubspaceTracker:
         g = np.random.default_rng(seed)
         q, _ = np.linalg.qr(g.standard_normal((n, r)))
         self.U_ = np.ascontiguousarray(q, dtype=dtype)
-        self.eigenvalues_ = np.zeros(r, dtype=dtype)
+        self.eigenvalues_ = np.zeros(r)
         self.n_sensors_ = 0
         self.by_magnitude = by_magnitude
 
@@ -134,7 +134,7 @@ class OnlineSubspaceTracker:
 
     def subspace(self) -> np.ndarray:
         """Current estimate (n, r), columns ordered by tracked eigenvalue, largest first."""
-        order = np.argsort(-self.eigenvalues_.real)
+        order = np.argsort(-self.eigenvalues_)
         return self.U_[:, order]
 
     def track(self, model: SensingModel, m: int, seed, checkpoints=(), callback=None) -> "OnlineSubspaceTracker":
