@@ -40,7 +40,13 @@ def load() -> None:
     names += [ep.value for ep in entry_points(group="simverify.claims")]
     names += [n.strip() for n in os.environ.get("SIMVERIFY_PLUGINS", "").split(",") if n.strip()]
     for name in dict.fromkeys(names):
-        importlib.import_module(name)
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not name.startswith(exc.name):
+                raise  # the plugin exists but one of its own imports is missing
+            raise ValueError(f"cannot import claim plugin {name!r} (from SIMVERIFY_PLUGINS or the "
+                             f"'simverify.claims' entry points): no module {exc.name!r}") from None
     _LOADED = True
 
 

@@ -169,3 +169,21 @@ def test_list_and_report(tmp_path):
     page = (tmp_path / "rep" / "report.html").read_text()
     assert "toy.power" in page and "data:image/png;base64," in page and "http" not in page.split("<style>")[0]
     assert "| toy | Toy 1 |" in (tmp_path / "rep" / "report.md").read_text()
+
+
+def test_calibrate_counts_misses_over_seeds(tmp_path):
+    """A well-separated claim never misses; a claim whose truth sits on its band's edge misses
+    at some seeds (seeds fixed, so the count is deterministic)."""
+    res = cli("calibrate", "toy.power", "toy.power~wrong_exponent", "toy.borderline", "--seeds", "8", "--json",
+              "--scheduler", "serial", "--store", str(tmp_path))
+    assert res.returncode == 0, res.stderr
+    rows = {r["id"]: r for r in json.loads(res.stdout)}
+    assert rows["toy.power"]["misses"] == 0 and rows["toy.power~wrong_exponent"]["misses"] == 0
+    assert all(r["runs"] == 8 for r in rows.values())
+    assert 0 < rows["toy.borderline"]["misses"] < 8
+
+
+def test_unknown_plugin_module_is_a_clear_usage_error():
+    res = subprocess.run([sys.executable, "-m", "simverify.cli", "list"], capture_output=True, text=True, cwd=ROOT,
+                         env={**ENV, "SIMVERIFY_PLUGINS": "no_such_plugin_module"}, timeout=120)
+    assert res.returncode == 2 and "no_such_plugin_module" in res.stderr and "Traceback" not in res.stderr

@@ -30,3 +30,9 @@ register(Claim(id="toy.slow", paper="toy", item="Toy 2", statement="mean zero", 
                tiers={"quick": Tier(Grid({"cell": list(range(12))}), 2, {"sleep": 0.25}),
                       "full": Tier(Grid({"cell": list(range(12))}), 2, {"sleep": 0.25})},
                controls=(Control("tight", "resolution 1e-6", law=Identity("y", 0.0, atol=1e-6), expected=REFUTED),)))
+
+register(Claim(id="toy.borderline", paper="toy", item="Toy 3", statement="y ~ x^2 (data on the band's edge)",
+               formula="y = x^2.075, claimed 2 +- 0.1", law=PowerLaw("y", "x", 2.0), measure=measure_power,
+               tiers={"quick": Tier(Grid({"x": [1.0, 2.0, 4.0, 8.0]}), 4, {"exponent": 2.075, "n": 3}),
+                      "full": Tier(Grid({"x": [1.0, 2.0, 4.0, 8.0]}), 4, {"exponent": 2.1, "n": 3})},
+               controls=(Control("wrong_exponent", "data with exponent 1", fixed={"exponent": 1.0}),)))

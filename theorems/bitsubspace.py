@@ -124,21 +124,20 @@ register(Claim(
                       CONFIRMED, measure=_lemma1_laplace),
               Control("corrected_constant", "corrected bound 4/pi", CONFIRMED, law=Bound("d_first", 4 / np.pi, "<=", rtol=0.02)))))
 
-register(Claim(
-    id="bitsubspace.lemma1.lower_exponential", paper=PAPER, item="Lemma 1",
-    statement="u_k^T E[J] u_k is at least (1/(1+kappa))^(r-1) (the exponential lower bound).",
-    formula=r"u_k^T \bar J u_k \ge (1/(1+\kappa(\Sigma)))^{r-1}  (Eq. 6), k = r, kappa = lambda_1/lambda_r",
-    law=Bound("d_last", lambda ds: (1.0 / (1.0 + _kappa(ds))) ** (ds["r"] - 1), ">="), measure=_lemma1,
-    tiers=LEMMA1_TIERS, sweep_id="bitsubspace.lemma1", validate=_validate,
-    controls=(Control(**NO_INFORMATION),)))
+def _lemma1_lower(name: str, statement: str, formula: str, bound) -> Claim:
+    """One of Eq. (6)'s lower bounds on u_r^T E[J] u_r; ``bound(ds)`` is its right-hand side."""
+    return register(Claim(
+        id=f"bitsubspace.lemma1.lower_{name}", paper=PAPER, item="Lemma 1", statement=statement, formula=formula,
+        law=Bound("d_last", bound, ">="), measure=_lemma1, tiers=LEMMA1_TIERS, sweep_id="bitsubspace.lemma1",
+        validate=_validate, controls=(Control(**NO_INFORMATION),)))
 
-register(Claim(
-    id="bitsubspace.lemma1.lower_polynomial", paper=PAPER, item="Lemma 1",
-    statement="u_k^T E[J] u_k is at least e^(-kappa)/(9r) (the polynomial lower bound).",
-    formula=r"u_k^T \bar J u_k \ge e^{-\kappa(\Sigma)}/(9r)  (Eq. 6), k = r",
-    law=Bound("d_last", lambda ds: np.exp(-_kappa(ds)) / (9.0 * ds["r"]), ">="), measure=_lemma1,
-    tiers=LEMMA1_TIERS, sweep_id="bitsubspace.lemma1", validate=_validate,
-    controls=(Control(**NO_INFORMATION),)))
+
+_lemma1_lower("exponential", "u_k^T E[J] u_k is at least (1/(1+kappa))^(r-1) (the exponential lower bound).",
+              r"u_k^T \bar J u_k \ge (1/(1+\kappa(\Sigma)))^{r-1}  (Eq. 6), k = r, kappa = lambda_1/lambda_r",
+              lambda ds: (1.0 / (1.0 + _kappa(ds))) ** (ds["r"] - 1))
+_lemma1_lower("polynomial", "u_k^T E[J] u_k is at least e^(-kappa)/(9r) (the polynomial lower bound).",
+              r"u_k^T \bar J u_k \ge e^{-\kappa(\Sigma)}/(9r)  (Eq. 6), k = r",
+              lambda ds: np.exp(-_kappa(ds)) / (9.0 * ds["r"]))
 
 register(Claim(
     id="bitsubspace.lemma1.complement", paper=PAPER, item="Lemma 1",
@@ -301,35 +300,34 @@ register(Claim(
     law=PowerLaw("nmse", "m", -1.0), measure=measure_recovery, tiers=T1_M, sweep_id="bitsubspace.theorem1.m",
     validate=_validate, controls=(Control(**NO_INFORMATION),)))
 
-register(Claim(
-    id="bitsubspace.theorem1.bound_n", paper=PAPER, item="Theorem 1",
-    statement="The error bound's dependence on n holds: error / (alpha^-1 sqrt(n/m log(2n/delta))) stays bounded in n.",
-    formula=r"||\hat U - UQ||_F / (\alpha^{-1}\sqrt{(n/m)\log(2n/\delta)}) bounded in n",
-    law=RatioBounded(_theorem1_ratio(), "n"), measure=measure_recovery,
-    tiers={"quick": Tier(Grid({"n": [10, 20, 40]}), 16, {"m": 20_000, "r": 3, "kappa": 2.0}),
-           "full": Tier(Grid({"n": [10, 20, 40, 80, 160]}), 20, {"m": 50_000, "r": 3, "kappa": 2.0})},
-    validate=_validate,
-    controls=(Control("without_n", "bound without the factor n", law=RatioBounded(_theorem1_ratio(True, False), "n")),)))
+def _theorem1_bound(axis: str, statement: str, formula: str, quick: Tier, full: Tier, control: Control) -> Claim:
+    """Theorem 1's bound, as a ratio that must stay bounded along ``axis``."""
+    return register(Claim(
+        id=f"bitsubspace.theorem1.bound_{axis}", paper=PAPER, item="Theorem 1", statement=statement, formula=formula,
+        law=RatioBounded(_theorem1_ratio(), axis), measure=measure_recovery, tiers={"quick": quick, "full": full},
+        validate=_validate, controls=(control,)))
 
-register(Claim(
-    id="bitsubspace.theorem1.bound_r", paper=PAPER, item="Theorem 1",
-    statement="The bound's alpha^-1 factor covers the growth of the error with the rank r.",
-    formula=r"||\hat U - UQ||_F \alpha / \sqrt{(n/m)\log(2n/\delta)} bounded in r (kappa = 1)",
-    law=RatioBounded(_theorem1_ratio(), "r"), measure=measure_recovery,
-    tiers={"quick": Tier(Grid({"r": [1, 2, 4, 8]}), 6, {"m": 20_000, "n": 40, "kappa": 1.0}),
-           "full": Tier(Grid({"r": [1, 2, 3, 4, 6, 8, 10]}), 20, {"m": 50_000, "n": 60, "kappa": 1.0})},
-    validate=_validate,
-    controls=(Control("without_alpha", "bound without alpha^-1", law=RatioBounded(_theorem1_ratio(False), "r")),)))
 
-register(Claim(
-    id="bitsubspace.theorem1.bound_kappa", paper=PAPER, item="Theorem 1",
-    statement="The bound's alpha^-1 factor covers the growth of the error with the condition number kappa.",
-    formula=r"||\hat U - UQ||_F \alpha / \sqrt{(n/m)\log(2n/\delta)} bounded in kappa (r = 3)",
-    law=RatioBounded(_theorem1_ratio(), "kappa"), measure=measure_recovery,
-    tiers={"quick": Tier(Grid({"kappa": [1.0, 4.0, 16.0]}), 6, {"m": 20_000, "n": 40, "r": 3}),
-           "full": Tier(Grid({"kappa": [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]}), 20, {"m": 50_000, "n": 40, "r": 3})},
-    validate=_validate,
-    controls=(Control("without_alpha", "bound without alpha^-1", law=RatioBounded(_theorem1_ratio(False), "kappa")),)))
+_theorem1_bound(
+    "n", "The error bound's dependence on n holds: error / (alpha^-1 sqrt(n/m log(2n/delta))) stays bounded in n.",
+    r"||\hat U - UQ||_F / (\alpha^{-1}\sqrt{(n/m)\log(2n/\delta)}) bounded in n",
+    Tier(Grid({"n": [10, 20, 40]}), 16, {"m": 20_000, "r": 3, "kappa": 2.0}),
+    Tier(Grid({"n": [10, 20, 40, 80, 160]}), 20, {"m": 50_000, "r": 3, "kappa": 2.0}),
+    Control("without_n", "bound without the factor n", law=RatioBounded(_theorem1_ratio(True, False), "n")))
+
+_theorem1_bound(
+    "r", "The bound's alpha^-1 factor covers the growth of the error with the rank r.",
+    r"||\hat U - UQ||_F \alpha / \sqrt{(n/m)\log(2n/\delta)} bounded in r (kappa = 1)",
+    Tier(Grid({"r": [1, 2, 4, 8]}), 6, {"m": 20_000, "n": 40, "kappa": 1.0}),
+    Tier(Grid({"r": [1, 2, 3, 4, 6, 8, 10]}), 20, {"m": 50_000, "n": 60, "kappa": 1.0}),
+    Control("without_alpha", "bound without alpha^-1", law=RatioBounded(_theorem1_ratio(False), "r")))
+
+_theorem1_bound(
+    "kappa", "The bound's alpha^-1 factor covers the growth of the error with the condition number kappa.",
+    r"||\hat U - UQ||_F \alpha / \sqrt{(n/m)\log(2n/\delta)} bounded in kappa (r = 3)",
+    Tier(Grid({"kappa": [1.0, 4.0, 16.0]}), 6, {"m": 20_000, "n": 40, "r": 3}),
+    Tier(Grid({"kappa": [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]}), 20, {"m": 50_000, "n": 40, "r": 3}),
+    Control("without_alpha", "bound without alpha^-1", law=RatioBounded(_theorem1_ratio(False), "kappa")))
 
 
 # --------------------------------------------------------------------------- Proposition 1, Theorem 2

@@ -48,23 +48,14 @@ def spawn_generators(seed, count: int) -> List:
 
 
 @njit(**PARALLEL_JIT)
-def _fill_standard_normal(gens, out, chunk):
+def _fill(gens, out, chunk, normal):
+    """out[j*chunk:(j+1)*chunk] from stream j: standard normals (normal=True) or uniforms."""
     for jj in prange(len(gens)):
         j = np.int64(jj)
         g = gens[j]
         stop = min(out.size, (j + 1) * chunk)
         for i in range(j * chunk, stop):
-            out[i] = g.standard_normal()
-
-
-@njit(**PARALLEL_JIT)
-def _fill_uniform(gens, out, chunk):
-    for jj in prange(len(gens)):
-        j = np.int64(jj)
-        g = gens[j]
-        stop = min(out.size, (j + 1) * chunk)
-        for i in range(j * chunk, stop):
-            out[i] = g.random()
+            out[i] = g.standard_normal() if normal else g.random()
 
 
 def _check_size(size) -> tuple[int, ...]:
@@ -78,7 +69,7 @@ def standard_normal(seed, size, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     """Standard normals of shape ``size``, filled in parallel, one stream per chunk."""
     shape = _check_size(size)
     out = np.empty(int(np.prod(shape)))
-    _fill_standard_normal(spawn_generators(seed, n_chunks(out.size, chunk)), out, chunk)
+    _fill(spawn_generators(seed, n_chunks(out.size, chunk)), out, chunk, True)
     return out.reshape(shape)
 
 
@@ -86,7 +77,7 @@ def uniform(seed, size, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     """Uniforms on [0, 1) of shape ``size``, one stream per chunk."""
     shape = _check_size(size)
     out = np.empty(int(np.prod(shape)))
-    _fill_uniform(spawn_generators(seed, n_chunks(out.size, chunk)), out, chunk)
+    _fill(spawn_generators(seed, n_chunks(out.size, chunk)), out, chunk, False)
     return out.reshape(shape)
 
 
