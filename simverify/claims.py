@@ -46,6 +46,16 @@ def _combine(verdicts: Sequence[str]) -> str:
     return INCONCLUSIVE
 
 
+def _deciding(verdicts: Sequence[str], badness: Sequence[float]) -> tuple[str, int]:
+    """Combined verdict and the cell that decides it: the worst cell (largest ``badness``)
+    among those whose own verdict equals the combined one, so the headline interval and the
+    advice always describe a cell that produced the verdict."""
+    verdict = _combine(verdicts)
+    bad = np.nan_to_num(np.asarray(badness, dtype=float), nan=-np.inf)
+    cells = [i for i, v in enumerate(verdicts) if v == verdict]
+    return verdict, max(cells, key=lambda i: bad[i])
+
+
 def _cells(da: xr.DataArray, keep: Sequence[str]) -> tuple[np.ndarray, list[dict]]:
     """Stack all dims except ``keep`` into cells: (C, *keep) array and the cells' coords."""
     other = [d for d in da.dims if d not in keep]
@@ -195,10 +205,9 @@ class Bound(Law):
             ratios.append(iv.estimate / b if b != 0 else np.inf)
             rows.append({**{k: _py(v) for k, v in lab.items()}, "lhs": iv.estimate, "lo": iv.lo, "hi": iv.hi, "rhs": float(b),
                          "verdict": verdicts[-1]})
-        worst = int(np.nanargmax(ratios) if self.sense == "<=" else np.nanargmin(ratios))
+        verdict, worst = _deciding(verdicts, ratios if self.sense == "<=" else -np.asarray(ratios))
         w = rows[worst]
         b = w["rhs"] if w["rhs"] != 0 else 1.0
-        verdict = _combine(verdicts)
         advice = ""
         if verdict == INCONCLUSIVE:
             band = (-np.inf, w["rhs"]) if self.sense == "<=" else (w["rhs"], np.inf)
@@ -236,9 +245,8 @@ class Identity(Law):
             verdicts.append(stats.band_verdict(iv.lo, iv.hi, -tol, tol))
             rows.append({**{k: _py(v) for k, v in lab.items()}, "diff": iv.estimate, "lo": iv.lo, "hi": iv.hi,
                          "tolerance": float(tol), "rhs": float(r), "verdict": verdicts[-1]})
-        worst = int(np.argmax([abs(r["diff"]) - r["tolerance"] for r in rows]))
+        verdict, worst = _deciding(verdicts, [abs(r["diff"]) - r["tolerance"] for r in rows])
         w = rows[worst]
-        verdict = _combine(verdicts)
         advice = _advice(w["diff"], w["lo"], w["hi"], -w["tolerance"], w["tolerance"], samples.shape[-1]) \
             if verdict == INCONCLUSIVE else ""
         return LawResult(w["diff"], (w["lo"], w["hi"]), self.claimed(), verdict, {"cells": rows, "worst_cell": worst}, advice)
@@ -272,11 +280,10 @@ class Comparison(Law):
             rows.append({**{k: _py(v) for k, v in lab.items()}, "ratio": float(np.exp(iv.estimate)),
                          "lo": float(np.exp(iv.lo)), "hi": float(np.exp(iv.hi)), "a": float(xa.mean()),
                          "b": float(xb.mean()), "verdict": verdicts[-1]})
-        pick = {"less": np.argmax, "greater": np.argmin,
-                "comparable": lambda v: np.argmax(np.abs(np.log(v)))}[self.relation]
-        worst = int(pick(np.array([r["ratio"] for r in rows])))
+        log_ratio = np.log([r["ratio"] for r in rows])
+        badness = {"less": log_ratio, "greater": -log_ratio, "comparable": np.abs(log_ratio)}[self.relation]
+        verdict, worst = _deciding(verdicts, badness)
         w = rows[worst]
-        verdict = _combine(verdicts)
         advice = _advice(np.log(w["ratio"]), np.log(w["lo"]), np.log(w["hi"]), *band, sa.shape[-1]) \
             if verdict == INCONCLUSIVE else ""
         return LawResult(w["ratio"], (w["lo"], w["hi"]), self.claimed(), verdict, {"cells": rows, "worst_cell": worst}, advice)

@@ -13,6 +13,7 @@ import xarray as xr
 from scipy import stats as st
 
 from simverify import registry, runner, stats, sweep
+from simverify.claims import Comparison
 from simverify.executors import DaskExecutor, ProcessExecutor, SerialExecutor
 from simverify.store import Store
 
@@ -47,6 +48,18 @@ def test_slope_fit_recovers_known_exponent_and_interval_covers():
         iv = stats.slope_fit(x, samples, 0.95).interval
         covered += iv.lo <= -0.5 <= iv.hi
     assert covered >= 32  # nominal 38 of 40
+
+
+def test_headline_is_the_cell_that_decides_the_verdict():
+    # cell 0: ratio 1.1, tight, CONFIRMED (the worse estimate); cell 1: ratio ~1.3, too noisy to decide
+    g = np.random.default_rng(1)
+    a = np.stack([1.1 + 0.01 * g.standard_normal(30), 1.3 + 1.5 * g.standard_normal(30)])
+    ds = xr.Dataset({"a": (("c", "replicate"), a), "b": (("c", "replicate"), np.ones_like(a))}, {"c": [0, 1]})
+    res = Comparison("a", "b", relation="greater").evaluate(ds, 0.95)
+    assert [c["verdict"] for c in res.detail["cells"]] == [stats.CONFIRMED, stats.INCONCLUSIVE]
+    assert res.verdict == stats.INCONCLUSIVE and res.detail["worst_cell"] == 1
+    assert res.ci[0] < 1 < res.ci[1] and res.estimate > 1.1
+    assert "replicates" in res.advice
 
 
 def test_toy_claim_and_negative_control(tmp_path):
