@@ -51,7 +51,7 @@ def _figure(rec: dict) -> str | None:
             path = rec.get("store")
             if not path or not Path(path).exists():
                 return None
-            with xr.open_dataset(path, engine="h5netcdf") as ds:
+            with xr.open_dataset(path) as ds:
                 var = next(iter(ds.data_vars))
                 da = ds[var].mean("replicate")
                 dim = da.dims[0] if da.dims else None

@@ -67,7 +67,7 @@ def test_toy_claim_and_negative_control(tmp_path):
     recs = runner.check([registry.get("toy.power"), registry.get("toy.power~wrong_exponent")], "quick", store,
                         SerialExecutor())
     assert [r["verdict"] for r in recs] == [stats.CONFIRMED, stats.REFUTED]
-    ds = xr.open_dataset(recs[0]["store"], engine="h5netcdf")
+    ds = xr.open_dataset(recs[0]["store"])
     assert ds["y"].dims == ("x", "replicate") and ds.attrs["claim_id"] == "toy.power"
     for key in ("root_seed", "code_hash", "numba_version", "git_commit", "machine"):
         assert key in ds.attrs
@@ -166,8 +166,8 @@ def test_interrupted_check_resumes_to_identical_dataset(tmp_path):
     r = cli("check", "toy.slow", "--store", str(a), "--json", "--scheduler", "serial")
     assert r.returncode in (0, 1), r.stderr  # the toy verdict is not the point here
     r2 = cli("check", "toy.slow", "--store", str(b), "--json", "--scheduler", "serial")
-    ds_a = xr.open_dataset(json.loads(r.stdout)[0]["store"], engine="h5netcdf")
-    ds_b = xr.open_dataset(json.loads(r2.stdout)[0]["store"], engine="h5netcdf")
+    ds_a = xr.open_dataset(json.loads(r.stdout)[0]["store"])
+    ds_b = xr.open_dataset(json.loads(r2.stdout)[0]["store"])
     xr.testing.assert_identical(ds_a.drop_attrs(), ds_b.drop_attrs())
 
 

@@ -50,7 +50,7 @@ def test_surrogate_matches_naive_outer_products(samples, flip):
         for a, b, yi in zip(A, B, y):
             naive += yi * (np.outer(a, a) - np.outer(b, b))
     J = sol.surrogate_matrix(model, m, 4)
-    assert np.allclose(J, naive / m, rtol=1e-10, atol=1e-12)
+    assert np.allclose(J, naive / m, rtol=1e-10, atol=1e-12) and np.array_equal(J, J.T)
     assert np.allclose(J, sol.surrogate_matrix_reference(model, m, 4), rtol=1e-10, atol=1e-12)
 
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import Iterator
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from ..kernels import rng
+from ..kernels._jit import one_blas_thread
 from ..kernels.sensing import SENSOR_CHUNK, _bit_error_counts, _sense_chunk, _sense_chunk_complex
 
 
@@ -148,7 +148,7 @@ def bit_error_rate(model: SensingModel, m: int, seed) -> float:
     """Fraction of the m bits y_{i,T} (flips included) differing from sign(<W_i, Sigma>)."""
     _require(not model.complex_sketches, "bit_error_rate supports real sketches")
     gens = sensor_generators(m, seed)
-    with threadpool_limits(1, "blas"):
+    with one_blas_thread():
         counts = _bit_error_counts(gens, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK)
     return float(counts.sum()) / m
 

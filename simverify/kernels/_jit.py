@@ -5,3 +5,17 @@ gains measured on these kernels were within noise.
 """
 JIT = dict(cache=True, nogil=True)
 PARALLEL_JIT = dict(cache=True, nogil=True, parallel=True)
+
+_BLAS_CONTROLLER = None
+
+
+def one_blas_thread():
+    """Context manager: BLAS limited to one thread while a parallel kernel runs (nested
+    BLAS threads were measured 3x slower). The shared-library scan behind it (~1 ms) is
+    done once per process, not per call."""
+    global _BLAS_CONTROLLER
+    if _BLAS_CONTROLLER is None:
+        import scipy.linalg.cython_blas  # noqa: F401  the BLAS Numba's np.dot calls, loaded before the scan
+        from threadpoolctl import ThreadpoolController
+        _BLAS_CONTROLLER = ThreadpoolController()
+    return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")

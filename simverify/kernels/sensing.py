@@ -98,10 +98,20 @@ def _sense_chunk_complex(g, F, flip, A, B, y, y_exact):
 
 @njit(**JIT)
 def _accumulate_rank_two(acc, A, B, y):
-    """acc += sum_i y_i (a_i a_i^T - b_i b_i^T) over the rows of A, B (one GEMM each)."""
-    Ay = A * y.reshape((-1, 1))
-    By = B * y.reshape((-1, 1))
-    acc += np.dot(Ay.T, A) - np.dot(By.T, B)
+    """acc += sum_i y_i (a_i a_i^T - b_i b_i^T) over the rows of A, B (c x n), with one GEMM:
+    a a^T - b b^T is the symmetric part of (a + b)(a - b)^T (the cross terms cancel).
+
+    A and B are scratch: overwritten in place by the rows y_i (a_i + b_i) and a_i - b_i.
+    """
+    c, n = A.shape
+    for i in range(c):
+        for j in range(n):
+            a = A[i, j]
+            b = B[i, j]
+            A[i, j] = (a + b) * y[i]
+            B[i, j] = a - b
+    M = np.dot(A.T, B)
+    acc += 0.5 * (M + M.T)
 
 
 @njit(**PARALLEL_JIT)

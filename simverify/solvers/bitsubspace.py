@@ -4,9 +4,9 @@ ESPRIT for line spectra (Section 6.2)."""
 from __future__ import annotations
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from ..generators.bitsubspace import SensingModel, sensor_chunks, sensor_generators
+from ..kernels._jit import one_blas_thread
 from ..kernels.linalg import _project_l1_ball, _sparse_K_admm
 from ..kernels.sensing import N_SLOTS, SENSOR_CHUNK, _accumulate_rank_two, _surrogate_slots
 from ..kernels.tracking import _track_chunk
@@ -21,7 +21,7 @@ def surrogate_matrix(model: SensingModel, m: int, seed) -> np.ndarray:
     if model.complex_sketches:
         return surrogate_matrix_reference(model, m, seed)
     gens = sensor_generators(m, seed)
-    with threadpool_limits(1, "blas"):
+    with one_blas_thread():
         slots = _surrogate_slots(gens, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK, N_SLOTS)
     total = np.zeros(slots.shape[1:])
     for s in range(slots.shape[0]):  # fixed order
@@ -125,7 +125,7 @@ class OnlineSubspaceTracker:
 
     def partial_fit(self, A: np.ndarray, B: np.ndarray, y: np.ndarray) -> "OnlineSubspaceTracker":
         """Absorb sensors given as rows of A, B (c, n) with bits y (c,)."""
-        with threadpool_limits(1, "blas"):
+        with one_blas_thread():
             self.U_, self.eigenvalues_ = _track_chunk(self.U_, self.eigenvalues_, np.ascontiguousarray(A, dtype=self.U_.dtype),
                                                       np.ascontiguousarray(B, dtype=self.U_.dtype), np.asarray(y, dtype=float),
                                                       self.n_sensors_, self.by_magnitude)
