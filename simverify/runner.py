@@ -33,18 +33,32 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
     plans = [sweep.plan(c, tier, replicates=replicates, root_seed=root_seed, overrides=overrides) for c in claims]
     level = stats.bonferroni(1.0 - alpha, len(claims))
-    t0 = time.perf_counter()
-    results = sweep.run_tasks([t for p in plans for t in p.tasks], store, executor, progress)
-    sim_elapsed = time.perf_counter() - t0
-    total_tasks = max(1, sum(len(p.tasks) for p in plans))
-    records = []
-    for c, p in zip(claims, plans):
-        t1 = time.perf_counter()
-        ds = sweep.assemble(p, results)
-        result = c.law.evaluate(ds, level)
-        path = store.save_dataset(ds, c.id, tier, p.digest)
-        elapsed = sim_elapsed * len(p.tasks) / total_tasks + time.perf_counter() - t1
-        rec = record_for(c, result, p, level, elapsed, path)
-        store.save_result(rec)
-        records.append(rec)
+    owners: dict[str, list[int]] = {}
+    for i, p in enumerate(plans):
+        for key in {t.key for t in p.tasks}:
+            owners.setdefault(key, []).append(i)
+    missing = [len({t.key for t in p.tasks}) for p in plans]
+    compute = [0.0] * len(plans)
+    results, records = {}, [None] * len(plans)
+    tasks = [t for p in plans for t in p.tasks]
+    # a claim is evaluated and stored as soon as its last cell arrives, while workers go on
+    for key, out, seconds in sweep.iter_results(tasks, store, executor, progress):
+        results[key] = out
+        for i in owners[key]:
+            compute[i] += seconds
+            missing[i] -= 1
+            if missing[i] == 0:
+                records[i] = _evaluate(claims[i], plans[i], results, store, level, compute[i])
     return records
+
+
+def _evaluate(claim: Claim, plan: sweep.Plan, results: dict, store: Store, level: float, compute: float) -> dict:
+    """Assemble, judge and store one claim. elapsed_s = compute seconds of the cells this run
+    simulated for it (shared cells count for every claim using them) + its evaluation."""
+    t0 = time.perf_counter()
+    ds = sweep.assemble(plan, results)
+    result = claim.law.evaluate(ds, level)
+    path = store.save_dataset(ds, claim.id, plan.tier, plan.digest)
+    rec = record_for(claim, result, plan, level, compute + time.perf_counter() - t0, path)
+    store.save_result(rec)
+    return rec

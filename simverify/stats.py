@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats as _st
+from scipy import special as _sp  # ppf functions without scipy.stats' ~1 s import
 
 CONFIRMED, REFUTED, INCONCLUSIVE = "CONFIRMED", "REFUTED", "INCONCLUSIVE"
 VERDICTS = (CONFIRMED, REFUTED, INCONCLUSIVE)
@@ -29,7 +29,7 @@ def z_two_sided(level: float) -> float:
     """Normal quantile for a two-sided interval of coverage ``level``."""
     if not 0.0 < level < 1.0:
         raise ValueError(f"confidence level must lie in (0, 1), got {level}")
-    return float(_st.norm.ppf(0.5 + level / 2.0))
+    return float(_sp.ndtri(0.5 + level / 2.0))
 
 
 def bonferroni(level: float, k: int) -> float:
@@ -103,15 +103,15 @@ def mean_interval(samples: np.ndarray, level: float) -> Interval:
     if R < 2:
         return Interval(m, -np.inf, np.inf)
     se = float(np.std(samples, ddof=1) / math.sqrt(R))
-    t = float(_st.t.ppf(0.5 + level / 2.0, R - 1))
+    t = float(_sp.stdtrit(R - 1, 0.5 + level / 2.0))
     return Interval(m, m - t * se, m + t * se, se)
 
 
 def clopper_pearson(successes: int, trials: int, level: float) -> Interval:
     """Exact binomial interval for a frequency."""
     a = 1.0 - level
-    lo = 0.0 if successes == 0 else float(_st.beta.ppf(a / 2, successes, trials - successes + 1))
-    hi = 1.0 if successes == trials else float(_st.beta.ppf(1 - a / 2, successes + 1, trials - successes))
+    lo = 0.0 if successes == 0 else float(_sp.betaincinv(successes, trials - successes + 1, a / 2))
+    hi = 1.0 if successes == trials else float(_sp.betaincinv(successes + 1, trials - successes, 1 - a / 2))
     return Interval(successes / trials, lo, hi)
 
 

@@ -15,9 +15,10 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 import xarray as xr
@@ -152,28 +153,42 @@ def compute_cell(task: CellTask) -> dict:
     return {k: np.asarray(v, dtype=float) for k, v in out.items()}
 
 
-def run_tasks(tasks: Iterable[CellTask], store, executor, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Outputs by key for every task: cached cells are loaded, missing ones computed and
-    stored one by one as they finish (so an interruption loses only running cells)."""
-    results, todo = {}, {}
+def timed_compute_cell(task: CellTask) -> tuple[dict, float]:
+    """compute_cell and its run time in seconds (measured where it ran)."""
+    t0 = time.perf_counter()
+    out = compute_cell(task)
+    return out, time.perf_counter() - t0
+
+
+def iter_results(tasks: Iterable[CellTask], store, executor,
+                 progress: Callable[[int, int], None] | None = None) -> Iterator[tuple[str, dict, float]]:
+    """(key, outputs, compute seconds) once per distinct task key: cached cells first (0 s),
+    then missing ones as they finish, each stored at once (an interruption loses only
+    running cells)."""
+    todo, seen = {}, set()
     for t in tasks:
-        if t.key in results or t.key in todo:
+        if t.key in seen:
             continue
+        seen.add(t.key)
         cached = store.load_cell(t.key)
         if cached is None:
             todo[t.key] = t
         else:
-            results[t.key] = cached
+            yield t.key, cached, 0.0
     total, done = len(todo), 0
     if progress and total:
         progress(0, total)
-    for task, out in executor.map_unordered(compute_cell, list(todo.values())):
+    for task, (out, seconds) in executor.map_unordered(timed_compute_cell, list(todo.values())):
         store.save_cell(task.key, out)
-        results[task.key] = out
         done += 1
         if progress:
             progress(done, total)
-    return results
+        yield task.key, out, seconds
+
+
+def run_tasks(tasks: Iterable[CellTask], store, executor, progress: Callable[[int, int], None] | None = None) -> dict:
+    """Outputs by key for every task (see iter_results)."""
+    return {key: out for key, out, _ in iter_results(tasks, store, executor, progress)}
 
 
 def _git_commit() -> str:

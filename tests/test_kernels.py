@@ -196,3 +196,15 @@ def test_generators_reject_bad_sizes():
         gen.condition_profile(3, float("inf"))
     with pytest.raises(ValueError):
         rng.standard_normal(-1, 5)
+    with pytest.raises(ValueError, match="support"):
+        gen.sparse_unit_factor(10, 11, 0)
+
+
+def test_sparse_unit_factor_support_and_uniform_positions():
+    us = [gen.sparse_unit_factor(10, 3, s) for s in range(400)]
+    for u in us[:20]:
+        assert u.shape == (10, 1) and np.isclose(np.linalg.norm(u), 1.0) and np.count_nonzero(u) == 3
+        assert np.isclose(np.abs(u).sum() ** 2, 3.0)  # ||u u^T||_1 = support
+    hits = np.sum([u[:, 0] != 0 for u in us], axis=0)  # each position: Binomial(400, 0.3), sd 9.2
+    assert np.all(np.abs(hits - 120) < 5 * 9.2)
+    assert np.array_equal(gen.sparse_unit_factor(10, 3, 7), gen.sparse_unit_factor(10, 3, 7))

@@ -40,6 +40,18 @@ def gaussian_factor(n: int, r: int, seed) -> np.ndarray:
     return rng.standard_normal(seed, (n, r))
 
 
+def sparse_unit_factor(n: int, support: int, seed) -> np.ndarray:
+    """u (n, 1): unit vector with ``support`` entries +-1/sqrt(support) at uniformly random
+    positions and signs, so Sigma = u u^T has support^2 non-zeros and ||Sigma||_1 = support."""
+    n, support = _positive_int("n", n), _positive_int("support", support)
+    _require(support <= n, f"support={support} exceeds dimension n={n}")
+    g = rng.standard_normal(seed, n)
+    u = np.zeros((n, 1))
+    idx = np.argsort(np.abs(g), kind="stable")[:support]  # a uniform random subset (i.i.d. |g|)
+    u[idx, 0] = np.sign(g[idx]) / np.sqrt(support)
+    return u
+
+
 def condition_profile(r: int, kappa: float) -> np.ndarray:
     """Eigenvalues lambda_1 = 1 >= ... >= lambda_r = 1/kappa, geometrically spaced (r,)."""
     r = _positive_int("r", r)
