@@ -1,6 +1,7 @@
 """Executors that run cell tasks: serial, local processes (spawn) and Dask distributed.
 
-All yield ``(task, outputs)`` as tasks finish; the caller stores each result at once.
+``map_unordered`` submits all tasks at once (so workers start while the caller is busy) and
+returns an iterator of ``(task, outputs)`` in completion order; the caller stores each at once.
 Results do not depend on the executor: each cell's seed comes from its content.
 Process pools use the ``spawn`` start method (never fork after Numba threads ran), and
 give each worker ``cores // workers`` Numba threads.
@@ -47,7 +48,12 @@ class ProcessExecutor:
                 os.environ["NUMBA_NUM_THREADS"] = old
 
     def map_unordered(self, fn, tasks):
+        """Submits every task now; the returned iterator yields them as they finish."""
         futures = {self.pool.submit(fn, t): t for t in tasks}
+        return self._completed(futures)
+
+    @staticmethod
+    def _completed(futures):
         try:
             for fut in cf.as_completed(futures):
                 yield futures[fut], fut.result()
@@ -75,10 +81,13 @@ class DaskExecutor:
             self.client = Client(self.cluster)
 
     def map_unordered(self, fn, tasks):
-        from dask.distributed import as_completed
+        """Submits every task now; the returned iterator yields them as they finish."""
         tasks = list(tasks)
         futures = self.client.map(fn, tasks, pure=False)
-        index = {f.key: t for f, t in zip(futures, tasks)}
+        return self._completed(futures, {f.key: t for f, t in zip(futures, tasks)})
+
+    def _completed(self, futures, index):
+        from dask.distributed import as_completed
         try:
             for fut in as_completed(futures):
                 yield index[fut.key], fut.result()

@@ -33,11 +33,12 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
     plans = [sweep.plan(c, tier, replicates=replicates, root_seed=root_seed, overrides=overrides) for c in claims]
     level = stats.bonferroni(1.0 - alpha, len(claims))
+    keys = [{t.key for t in p.tasks} for p in plans]
     owners: dict[str, list[int]] = {}
-    for i, p in enumerate(plans):
-        for key in {t.key for t in p.tasks}:
+    for i, plan_keys in enumerate(keys):
+        for key in plan_keys:
             owners.setdefault(key, []).append(i)
-    missing = [len({t.key for t in p.tasks}) for p in plans]
+    missing = [len(k) for k in keys]
     compute = [0.0] * len(plans)
     results, records = {}, [None] * len(plans)
     tasks = [t for p in plans for t in p.tasks]

@@ -33,6 +33,7 @@ def default_store() -> Path:
 # this suite's 62 Datasets, all round-tripping identically); sweep Datasets are small and flat.
 NETCDF_ENGINE = "scipy"
 
+
 def _atomic_write(path: Path, write) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)

@@ -165,20 +165,22 @@ def iter_results(tasks: Iterable[CellTask], store, executor,
     """(key, outputs, compute seconds) once per distinct task key: cached cells first (0 s),
     then missing ones as they finish, each stored at once (an interruption loses only
     running cells)."""
-    todo, seen = {}, set()
+    todo, cached = {}, {}
     for t in tasks:
-        if t.key in seen:
+        if t.key in todo or t.key in cached:
             continue
-        seen.add(t.key)
-        cached = store.load_cell(t.key)
-        if cached is None:
+        out = store.load_cell(t.key)
+        if out is None:
             todo[t.key] = t
         else:
-            yield t.key, cached, 0.0
+            cached[t.key] = out
     total, done = len(todo), 0
     if progress and total:
         progress(0, total)
-    for task, (out, seconds) in executor.map_unordered(timed_compute_cell, list(todo.values())):
+    finished = executor.map_unordered(timed_compute_cell, list(todo.values())) if todo else iter(())
+    for key, out in cached.items():  # workers already run the missing cells meanwhile
+        yield key, out, 0.0
+    for task, (out, seconds) in finished:
         store.save_cell(task.key, out)
         done += 1
         if progress:
