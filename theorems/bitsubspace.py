@@ -457,6 +457,7 @@ register(Claim(
     measure=measure_batch, tiers=FIG2, sweep_id="bitsubspace.figure2", validate=_validate,
     controls=(Control("nuclear_radius_1", "convex program with ||S||_* <= 1 instead of sqrt(r)", measure=_convex_mutant),)))
 
+
 # --------------------------------------------------------------------------- Section 4: the sparse set K
 def measure_sparse_set(p, seed):
     """Section 4's remark: Eq. (9) over K = {||S||_F <= 1, ||S||_1 <= sqrt(s)} for a sparse rank-one
@@ -468,8 +469,9 @@ def measure_sparse_set(p, seed):
     return {"nmse_sparse": metrics.nmse(sol.top_eigenvectors(S, 1), u), "nmse_evd": metrics.nmse(sol.truncated_evd(J, 1), u)}
 
 
-SPARSE = {"quick": Tier(Grid({"m": [800]}), 8, {"n": 40, "support": 4, "sparsity_level": 16.0}),
-          "full": Tier(Grid({"m": [100, 200, 400, 800, 1600, 3200]}), 64, {"n": 40, "support": 4, "sparsity_level": 16.0})}
+SPARSE_MODEL = {"n": 40, "support": 4, "sparsity_level": 16.0}  # s = support^2 non-zeros of Sigma
+SPARSE = {"quick": Tier(Grid({"m": [800]}), 8, SPARSE_MODEL),
+          "full": Tier(Grid({"m": [100, 200, 400, 800, 1600, 3200]}), 64, SPARSE_MODEL)}
 
 register(Claim(
     id="bitsubspace.section4.sparse_set", paper=PAPER, item="Section 4 (sparse K)",
