@@ -15,6 +15,7 @@ splits its share again by C.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,7 +51,10 @@ def band_verdict(lo: float, hi: float, band_lo: float, band_hi: float) -> str:
 
 def replicates_to_decide(estimate: float, lo: float, hi: float, band_lo: float, band_hi: float,
                          replicates: int) -> int | None:
-    """Replicates at which the interval would fit on one side of the nearest band edge."""
+    """Replicates at which the interval would fit on one side of the nearest band edge; None
+    when that cannot be said (no finite edge, a degenerate or non-finite interval or estimate)."""
+    if not all(np.isfinite(v) for v in (estimate, lo, hi)) or replicates < 1:
+        return None
     half = 0.5 * (hi - lo)
     edges = [e for e in (band_lo, band_hi) if np.isfinite(e)]
     if not edges or half <= 0:
@@ -58,7 +62,7 @@ def replicates_to_decide(estimate: float, lo: float, hi: float, band_lo: float, 
     gap = min(abs(estimate - e) for e in edges)
     if gap == 0:
         return None
-    return int(math.ceil(replicates * (half / gap) ** 2)) + 1
+    return math.ceil(replicates * (half / gap) ** 2) + 1
 
 
 @dataclass
@@ -68,9 +72,6 @@ class Interval:
     lo: float
     hi: float
     se: float = float("nan")
-
-    def as_list(self) -> list[float]:
-        return [float(self.lo), float(self.hi)]
 
 
 def bootstrap_indices(replicates: int, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> np.ndarray:
@@ -118,19 +119,26 @@ def clopper_pearson(successes: int, trials: int, level: float) -> Interval:
 def pooled_slope(x: np.ndarray, Y: np.ndarray) -> float:
     """Common least-squares slope of Y on x with one intercept per group.
 
-    x: (P,) abscissae; Y: (G, P) ordinates per group (rows with NaN are skipped).
+    x: (P,) abscissae; Y: (G, P) ordinates per group. Non-finite entries are left out: each
+    group is centred on its finite points; NaN when no group has two finite points.
     """
-    xc = x - x.mean()
-    ok = np.all(np.isfinite(Y), axis=1)
-    if not ok.any():
-        return float("nan")
-    Yc = Y[ok] - Y[ok].mean(axis=1, keepdims=True)
-    return float(np.sum(Yc * xc) / (ok.sum() * np.sum(xc * xc)))
+    ok = np.isfinite(Y)
+    n = ok.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xbar = np.where(ok, x, 0.0).sum(axis=1, keepdims=True) / n
+        ybar = np.where(ok, Y, 0.0).sum(axis=1, keepdims=True) / n
+    xc = np.where(ok, x - np.nan_to_num(xbar), 0.0)
+    yc = np.where(ok, Y - np.nan_to_num(ybar), 0.0)
+    sxx = float(np.sum(xc * xc))
+    return float(np.sum(xc * yc) / sxx) if sxx > 0 else float("nan")
 
 
 def local_slopes(x: np.ndarray, Y: np.ndarray) -> np.ndarray:
-    """Pairwise slopes between consecutive points, averaged over groups (diagnostic), (P-1,)."""
-    return np.nanmean(np.diff(Y, axis=1) / np.diff(x), axis=0)
+    """Pairwise slopes between consecutive points, averaged over groups (diagnostic), (P-1,);
+    NaN where no group has both points."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(np.diff(Y, axis=1) / np.diff(x), axis=0)
 
 
 @dataclass
@@ -144,14 +152,18 @@ class SlopeFit:
 def slope_fit(x: np.ndarray, samples: np.ndarray, level: float, transform=np.log) -> SlopeFit:
     """Slope of transform(mean over replicates) against x, bootstrap over replicates.
 
-    x: (P,) already transformed abscissae; samples: (G, P, R) positive values.
+    x: (P,) already transformed abscissae; samples: (G, P, R) positive values. A point
+    (g, p) where some replicate is not finite (e.g. after an early stop) is left out of the
+    fit, in every bootstrap resample alike.
     """
+    unusable = ~np.all(np.isfinite(samples), axis=-1)
+
     def stat(s):
         with np.errstate(divide="ignore", invalid="ignore"):
-            return pooled_slope(x, transform(s.mean(axis=-1)))
+            return pooled_slope(x, np.where(unusable, np.nan, transform(s.mean(axis=-1))))
 
     iv = bootstrap_interval(stat, samples, level)
     with np.errstate(divide="ignore", invalid="ignore"):
-        Y = transform(samples.mean(axis=-1))
+        Y = np.where(unusable, np.nan, transform(samples.mean(axis=-1)))
     groups = [pooled_slope(x, Y[g:g + 1]) for g in range(Y.shape[0])]
     return SlopeFit(iv, [float(v) for v in local_slopes(x, Y)], groups)
