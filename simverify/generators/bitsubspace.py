@@ -5,14 +5,20 @@ Sigma = F F^H, so that sensing costs O(n k) per sensor and Sigma is never needed
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 
 from ..kernels import rng
 from ..kernels._jit import one_blas_thread
-from ..kernels.sensing import SENSOR_CHUNK, _bit_error_counts, _sense_chunk, _sense_chunk_complex
+from ..kernels.sensing import (
+    SENSOR_CHUNK,
+    bit_error_counts,
+    projected_diagonal_sums,
+    sense_chunk,
+    sense_chunk_complex,
+)
 
 
 def _require(cond: bool, message: str) -> None:
@@ -67,12 +73,6 @@ def spectral_factor(U: np.ndarray, eigenvalues: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(U * np.sqrt(lam))
 
 
-def effective_rank(factor: np.ndarray) -> float:
-    """Tr(Sigma) / ||Sigma||_F for Sigma = F F^H (the ratio in Proposition 1)."""
-    s2 = np.linalg.svd(factor, compute_uv=False) ** 2
-    return float(s2.sum() / np.sqrt(np.sum(s2 ** 2)))
-
-
 def line_spectrum_factor(n: int, frequencies, powers) -> np.ndarray:
     """F = V diag(sigma) (n, r) complex, V_{jk} = exp(2 pi i f_k j): Sigma = V Lambda V^H is
     a rank-r Toeplitz PSD matrix (Vandermonde decomposition, Section 6.2)."""
@@ -115,11 +115,15 @@ class SensingModel:
 
     def __post_init__(self):
         F = np.asarray(self.factor)
-        _require(F.ndim == 2 and F.shape[0] > 0 and F.shape[1] > 0, f"factor must be a non-empty (n, k) array, got shape {F.shape}")
+        _require(F.ndim == 2 and F.shape[0] > 0 and F.shape[1] > 0,
+                 f"factor must be a non-empty (n, k) array, got shape {F.shape}")
         _require(bool(np.all(np.isfinite(F))), "factor has non-finite entries")
-        _require(isinstance(self.samples, (int, np.integer)) and self.samples >= 0, f"samples T must be an integer >= 0, got {self.samples!r}")
-        _require(np.isfinite(self.flip_prob) and 0.0 <= self.flip_prob <= 0.5, f"flip probability must lie in [0, 1/2], got {self.flip_prob}")
-        _require(not (self.complex_sketches and self.samples), "complex sketches support population bits only (samples=0)")
+        _require(isinstance(self.samples, (int, np.integer)) and self.samples >= 0,
+                 f"samples T must be an integer >= 0, got {self.samples!r}")
+        _require(np.isfinite(self.flip_prob) and 0.0 <= self.flip_prob <= 0.5,
+                 f"flip probability must lie in [0, 1/2], got {self.flip_prob}")
+        _require(not (self.complex_sketches and self.samples),
+                 "complex sketches support population bits only (samples=0)")
         dtype = np.complex128 if (self.complex_sketches or np.iscomplexobj(F)) else np.float64
         _require(not (np.iscomplexobj(F) and not self.complex_sketches), "a complex factor needs complex_sketches=True")
         object.__setattr__(self, "factor", np.ascontiguousarray(F, dtype=dtype))
@@ -140,7 +144,12 @@ def sensor_generators(m: int, seed):
 
 
 def sensor_chunks(model: SensingModel, m: int, seed) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
-    """Yield (start, A (c, n), B (c, n), y (c,)) chunk by chunk; only one chunk in memory."""
+    """Yield (start, A (c, n), B (c, n), y (c,)) chunk by chunk; only one chunk in memory.
+
+    The rows are sensors start + 1 .. start + c of the stream; the first k sensors are the same
+    for every m >= k (the draws are interleaved per sensor). The arrays are reused buffers,
+    overwritten by the next chunk.
+    """
     gens = sensor_generators(m, seed)
     n = model.n
     A = np.empty((SENSOR_CHUNK, n), dtype=model.dtype)
@@ -150,9 +159,9 @@ def sensor_chunks(model: SensingModel, m: int, seed) -> Iterator[tuple[int, np.n
         start = j * SENSOR_CHUNK
         c = min(SENSOR_CHUNK, m - start)
         if model.complex_sketches:
-            _sense_chunk_complex(gens[j], model.factor, model.flip_prob, A[:c], B[:c], y[:c], ye[:c])
+            sense_chunk_complex(gens[j], model.factor, model.flip_prob, A[:c], B[:c], y[:c], ye[:c])
         else:
-            _sense_chunk(gens[j], model.factor, model.samples, model.flip_prob, A[:c], B[:c], y[:c], ye[:c])
+            sense_chunk(gens[j], model.factor, model.samples, model.flip_prob, A[:c], B[:c], y[:c], ye[:c])
         yield start, A[:c], B[:c], y[:c]
 
 
@@ -161,7 +170,7 @@ def bit_error_rate(model: SensingModel, m: int, seed) -> float:
     _require(not model.complex_sketches, "bit_error_rate supports real sketches")
     gens = sensor_generators(m, seed)
     with one_blas_thread():
-        counts = _bit_error_counts(gens, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK)
+        counts = bit_error_counts(gens, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK)
     return float(counts.sum()) / m
 
 
@@ -201,11 +210,9 @@ def surrogate_diagonal_equal(r: int, law: str = "gaussian") -> float:
 
 def projected_surrogate_diagonal(eigenvalues, m: int, seed, law: str = "gaussian") -> np.ndarray:
     """Monte Carlo estimate of d_k (r,) from m draws of (V_1..V_r) directly (no sketches)."""
-    from ..kernels.sensing import _projected_diagonal_sums
-
     lam = np.ascontiguousarray(eigenvalues, dtype=float)
     gens = sensor_generators(m, seed)
-    sums = _projected_diagonal_sums(gens, lam, int(m), SENSOR_CHUNK, law == "laplace")
+    sums = projected_diagonal_sums(gens, lam, int(m), SENSOR_CHUNK, law == "laplace")
     total = np.zeros(lam.size)
     for row in sums:  # fixed order
         total += row

@@ -1,5 +1,6 @@
 """@njit primitives only: random streams, one-bit sensing, rank-two EVD updates.
 
-Kernels know nothing of claims, sweeps or papers' experiments. Each public function is
-a thin validated wrapper; the ``_``-prefixed ``@njit`` kernels assume clean input.
+Kernels know nothing of claims, sweeps or papers' experiments. The ``@njit`` kernels other
+layers call have public names and assume clean input (the generators and solvers validate);
+``_``-prefixed names are helpers used only inside their own module.
 """

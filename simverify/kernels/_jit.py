@@ -3,8 +3,8 @@
 No fastmath: flags such as ``nnan``/``ninf`` silently break NaN handling, and the
 gains measured on these kernels were within noise.
 """
-JIT = dict(cache=True, nogil=True)
-PARALLEL_JIT = dict(cache=True, nogil=True, parallel=True)
+JIT = {"cache": True, "nogil": True}
+PARALLEL_JIT = {"cache": True, "nogil": True, "parallel": True}
 
 _BLAS_CONTROLLER = None
 

@@ -8,7 +8,7 @@ from ._jit import JIT
 
 
 @njit(**JIT)
-def _project_l1_ball(v, radius):
+def project_l1_ball(v, radius):
     """Euclidean projection of a vector onto {x : ||x||_1 <= radius} (Duchi et al. 2008)."""
     if np.sum(np.abs(v)) <= radius:
         return v.copy()
@@ -23,7 +23,7 @@ def _project_l1_ball(v, radius):
 
 
 @njit(**JIT)
-def _project_psd_fball(M):
+def project_psd_fball(M):
     """Projection onto {S PSD, ||S||_F <= 1}: clip eigenvalues at 0, then rescale into the ball."""
     w, V = np.linalg.eigh(0.5 * (M + M.T))
     w = np.maximum(w, 0.0)
@@ -34,16 +34,16 @@ def _project_psd_fball(M):
 
 
 @njit(**JIT)
-def _sparse_K_admm(J, radius, iterations, rho, tol):
+def sparse_set_admm(J, radius, iterations, rho, tol):
     """max <J, S> s.t. S PSD, ||S||_F <= 1, ||S||_1 <= radius, by ADMM on S = Z."""
     n = J.shape[0]
     Z = np.zeros((n, n))
     Y = np.zeros((n, n))
     S = np.zeros((n, n))
     for _ in range(iterations):
-        S = _project_psd_fball(Z - (Y - J) / rho)
+        S = project_psd_fball(Z - (Y - J) / rho)
         Zold = Z
-        Z = _project_l1_ball((S + Y / rho).ravel(), radius).reshape((n, n))
+        Z = project_l1_ball((S + Y / rho).ravel(), radius).reshape((n, n))
         Y = Y + rho * (S - Z)
         if np.sqrt(np.sum((S - Z) ** 2)) < tol and np.sqrt(np.sum((Z - Zold) ** 2)) * rho < tol:
             break

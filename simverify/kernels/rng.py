@@ -10,11 +10,9 @@ import numpy as np
 from numba import njit, prange
 from numba.typed import List
 
-from ._jit import JIT, PARALLEL_JIT
+from ._jit import PARALLEL_JIT
 
 DEFAULT_CHUNK = 1 << 18  # values per stream for array fills (2 MiB: spawning streams costs ~45 us each)
-
-SeedLike = "int | np.random.SeedSequence"
 
 
 def as_seed_sequence(seed) -> np.random.SeedSequence:
@@ -48,14 +46,14 @@ def spawn_generators(seed, count: int) -> List:
 
 
 @njit(**PARALLEL_JIT)
-def _fill(gens, out, chunk, normal):
-    """out[j*chunk:(j+1)*chunk] from stream j: standard normals (normal=True) or uniforms."""
+def _fill_normal(gens, out, chunk):
+    """out[j*chunk:(j+1)*chunk] from stream j: standard normals."""
     for jj in prange(len(gens)):
         j = np.int64(jj)
         g = gens[j]
         stop = min(out.size, (j + 1) * chunk)
         for i in range(j * chunk, stop):
-            out[i] = g.standard_normal() if normal else g.random()
+            out[i] = g.standard_normal()
 
 
 def _check_size(size) -> tuple[int, ...]:
@@ -69,25 +67,5 @@ def standard_normal(seed, size, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     """Standard normals of shape ``size``, filled in parallel, one stream per chunk."""
     shape = _check_size(size)
     out = np.empty(int(np.prod(shape)))
-    _fill(spawn_generators(seed, n_chunks(out.size, chunk)), out, chunk, True)
+    _fill_normal(spawn_generators(seed, n_chunks(out.size, chunk)), out, chunk)
     return out.reshape(shape)
-
-
-def uniform(seed, size, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
-    """Uniforms on [0, 1) of shape ``size``, one stream per chunk."""
-    shape = _check_size(size)
-    out = np.empty(int(np.prod(shape)))
-    _fill(spawn_generators(seed, n_chunks(out.size, chunk)), out, chunk, False)
-    return out.reshape(shape)
-
-
-def gaussian_vectors(seed, count: int, factor: np.ndarray, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
-    """``count`` rows x_j = F g_j with g_j ~ N(0, I_k): rows are N(0, F F^T).
-
-    factor: (n, k) array F. Returns (count, n).
-    """
-    factor = np.ascontiguousarray(factor, dtype=np.float64)
-    if factor.ndim != 2 or not np.all(np.isfinite(factor)):
-        raise ValueError("factor must be a finite 2-D array (n, k)")
-    g = standard_normal(seed, (int(count), factor.shape[1]), chunk)
-    return g @ factor.T

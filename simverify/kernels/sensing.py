@@ -1,15 +1,17 @@
 """One-bit energy-comparison sensing (Chi 2018, Algorithm 1 lines 1-4) and the
-streaming surrogate J = (1/m) sum_i y_i (a_i a_i^T - b_i b_i^T) (Eq. 5).
+streaming surrogate J = (1/m) sum_i y_i (a_i a_i^H - b_i b_i^H) (Eq. 5).
 
-The sensor stream is defined once, by ``_sense_chunk``: sensor i belongs to chunk
-i // chunk, whose generator draws, in order, a_i, b_i (n normals each), the two
-chi-square variates of the finite-sample comparison (only when T > 0) and one uniform
-for the flip. Batch fusion, bit-error counting and the online tracker all replay this
-same stream, so for one seed they see the same sensors. Nothing of size m x n is
-stored: a chunk lives in a (chunk x n) buffer.
+The sensor stream is defined once, by ``sense_chunk`` (``sense_chunk_complex``): sensor i
+belongs to chunk i // SENSOR_CHUNK, whose generator draws, sensor after sensor, a_i, b_i
+(n normals each; 2n for complex sketches, real and imaginary part per entry), the two
+chi-square variates of the finite-sample comparison (only when T > 0) and one uniform for
+the flip. The draws are interleaved per sensor, so the first k sensors of a stream are the
+same whatever the number m of sensors requested: batch fusion at a checkpoint, bit-error
+counting and the online tracker all see the same sensors for one seed. Nothing of size
+m x n is stored: a chunk lives in a (SENSOR_CHUNK x n) buffer.
 
-Covariances enter through a factor F (n x k) with Sigma = F F^T, so that
-a^T Sigma a = ||F^T a||^2; for T samples shared by all sensors pass F = X^T / sqrt(T).
+Covariances enter through a factor F (n x k) with Sigma = F F^H, so that
+a^H Sigma a = ||F^H a||^2; for T samples shared by all sensors pass F = X^T / sqrt(T).
 """
 from __future__ import annotations
 
@@ -23,65 +25,71 @@ N_SLOTS = 16         # fixed-order partial sums of the surrogate (independent of
 
 
 @njit(**JIT)
-def _finite_sample_difference(g, alpha, beta, gamma, T):
+def finite_sample_difference(alpha, beta, gamma, x1, x2, T):
     """z_T = (1/T) sum_t (a^T x_t)^2 - (b^T x_t)^2 with x_t ~ N(0, Sigma) i.i.d. (Eq. 8).
 
     (a^T x, b^T x) ~ N(0, [[alpha, gamma], [gamma, beta]]); p^2 - q^2 is a quadratic form
-    with eigenvalues mu of diag(1, -1) C, so z_T = (mu1 X1 + mu2 X2) / T with X ~ chi2_T.
-    Exact in distribution, O(1) per sensor whatever T.
+    with eigenvalues mu of diag(1, -1) C, so z_T = (mu1 X1 + mu2 X2) / T with x1, x2 two
+    independent chi2_T variates. Exact in distribution, O(1) per sensor whatever T.
     """
     disc = np.sqrt(max((alpha + beta) ** 2 - 4.0 * gamma * gamma, 0.0))
     mu1 = 0.5 * ((alpha - beta) + disc)
     mu2 = 0.5 * ((alpha - beta) - disc)
-    x1 = 2.0 * g.standard_gamma(0.5 * T)
-    x2 = 2.0 * g.standard_gamma(0.5 * T)
     return (mu1 * x1 + mu2 * x2) / T
 
 
 @njit(**JIT)
-def _sense_chunk(g, F, T, flip, A, B, y, y_exact):
-    """Fill sketch rows A, B (c x n), observed bits y and population bits y_exact (c,).
+def sense_chunk(g, F, T, flip, A, B, y, y_exact):
+    """Fill sketch rows A, B (c, n), observed bits y and population bits y_exact (c,)
+    from generator g, drawing per sensor a_i, b_i, [chi2_T, chi2_T if T > 0], flip uniform.
 
     y_exact = sign(a^T Sigma a - b^T Sigma b) (Eq. 2); y is the T-sample bit (Eq. 1)
     when T > 0, else y_exact; then y is flipped with probability ``flip``.
     """
     c, n = A.shape
+    chi = np.zeros((c, 2))
+    u = np.empty(c)
     for i in range(c):
         for j in range(n):
             A[i, j] = g.standard_normal()
         for j in range(n):
             B[i, j] = g.standard_normal()
+        if T > 0:
+            chi[i, 0] = 2.0 * g.standard_gamma(0.5 * T)
+            chi[i, 1] = 2.0 * g.standard_gamma(0.5 * T)
+        u[i] = g.random()
     P = np.dot(A, F)
     Q = np.dot(B, F)
-    k = F.shape[1]
     for i in range(c):
         alpha = 0.0
         beta = 0.0
         gamma = 0.0
-        for l in range(k):
-            alpha += P[i, l] * P[i, l]
-            beta += Q[i, l] * Q[i, l]
-            gamma += P[i, l] * Q[i, l]
+        for q in range(F.shape[1]):
+            alpha += P[i, q] * P[i, q]
+            beta += Q[i, q] * Q[i, q]
+            gamma += P[i, q] * Q[i, q]
         exact = 1.0 if alpha > beta else -1.0
         bit = exact
         if T > 0:
-            bit = 1.0 if _finite_sample_difference(g, alpha, beta, gamma, T) > 0.0 else -1.0
-        if g.random() < flip:
-            bit = -bit
-        y[i] = bit
+            bit = 1.0 if finite_sample_difference(alpha, beta, gamma, chi[i, 0], chi[i, 1], T) > 0.0 else -1.0
+        y[i] = -bit if u[i] < flip else bit
         y_exact[i] = exact
 
 
 @njit(**JIT)
-def _sense_chunk_complex(g, F, flip, A, B, y, y_exact):
-    """Complex circular Gaussian sketches, a^H Sigma a = ||F^H a||^2 (Section 6.2)."""
+def sense_chunk_complex(g, F, flip, A, B, y, y_exact):
+    """Complex circular Gaussian sketches (Section 6.2), a^H Sigma a = ||F^H a||^2; per sensor
+    a_i, b_i (real then imaginary part of each entry, scaled by 1/sqrt(2)), flip uniform.
+    Shapes as ``sense_chunk``; population bits only."""
     c, n = A.shape
     s = 1.0 / np.sqrt(2.0)
+    u = np.empty(c)
     for i in range(c):
         for j in range(n):
             A[i, j] = s * (g.standard_normal() + 1j * g.standard_normal())
         for j in range(n):
             B[i, j] = s * (g.standard_normal() + 1j * g.standard_normal())
+        u[i] = g.random()
     Fc = np.ascontiguousarray(np.conj(F))
     P = np.dot(A, Fc)
     Q = np.dot(B, Fc)
@@ -89,19 +97,15 @@ def _sense_chunk_complex(g, F, flip, A, B, y, y_exact):
         alpha = np.sum(np.abs(P[i]) ** 2)
         beta = np.sum(np.abs(Q[i]) ** 2)
         exact = 1.0 if alpha > beta else -1.0
-        bit = exact
-        if g.random() < flip:
-            bit = -bit
-        y[i] = bit
+        y[i] = -exact if u[i] < flip else exact
         y_exact[i] = exact
 
 
 @njit(**JIT)
-def _accumulate_rank_two(acc, A, B, y):
-    """acc += sum_i y_i (a_i a_i^T - b_i b_i^T) over the rows of A, B (c x n), with one GEMM:
-    a a^T - b b^T is the symmetric part of (a + b)(a - b)^T (the cross terms cancel).
-
-    A and B are scratch: overwritten in place by the rows y_i (a_i + b_i) and a_i - b_i.
+def accumulate_rank_two(acc, A, B, y):
+    """acc (n, n) += sum_i y_i (a_i a_i^H - b_i b_i^H) over the rows of A, B (c, n), with one
+    GEMM: a a^H - b b^H is the Hermitian part of (a + b)(a - b)^H (the cross terms cancel).
+    Real or complex; A and B are scratch, overwritten by the rows y_i (a_i + b_i), conj(a_i - b_i).
     """
     c, n = A.shape
     for i in range(c):
@@ -109,52 +113,64 @@ def _accumulate_rank_two(acc, A, B, y):
             a = A[i, j]
             b = B[i, j]
             A[i, j] = (a + b) * y[i]
-            B[i, j] = a - b
+            B[i, j] = np.conj(a - b)
     M = np.dot(A.T, B)
-    acc += 0.5 * (M + M.T)
+    acc += 0.5 * (M + np.conj(M.T))
 
 
 @njit(**PARALLEL_JIT)
-def _surrogate_slots(gens, F, T, flip, m, chunk, n_slots):
-    """Partial sums of y_i W_i, slot s holding chunks s, s + n_slots, ... in order."""
+def surrogate_slots(gens, F, T, flip, m, chunk, n_slots):
+    """Partial sums (n_slots, n, n) of y_i W_i for real sketches, slot s holding chunks
+    s, s + n_slots, ... in order (the slot layout never depends on the thread count)."""
     n = F.shape[0]
-    n_chunks = len(gens)
     out = np.zeros((n_slots, n, n))
     for s in prange(n_slots):
         A = np.empty((chunk, n))
         B = np.empty((chunk, n))
         y = np.empty(chunk)
         ye = np.empty(chunk)
-        acc = np.zeros((n, n))
-        for j in range(s, n_chunks, n_slots):
+        for j in range(s, len(gens), n_slots):
             c = min(chunk, m - j * chunk)
-            _sense_chunk(gens[j], F, T, flip, A[:c], B[:c], y[:c], ye[:c])
-            _accumulate_rank_two(acc, A[:c], B[:c], y[:c])
-        out[s] = acc
+            sense_chunk(gens[j], F, T, flip, A[:c], B[:c], y[:c], ye[:c])
+            accumulate_rank_two(out[s], A[:c], B[:c], y[:c])
     return out
 
 
 @njit(**PARALLEL_JIT)
-def _bit_error_counts(gens, F, T, flip, m, chunk):
-    """Per-chunk counts of y_i != y_exact_i (the bit error rate's numerator)."""
+def surrogate_slots_complex(gens, F, flip, m, chunk, n_slots):
+    """``surrogate_slots`` for complex sketches: Hermitian partial sums (n_slots, n, n)."""
     n = F.shape[0]
-    n_chunks = len(gens)
-    counts = np.zeros(n_chunks, dtype=np.int64)
-    for jj in prange(n_chunks):
+    out = np.zeros((n_slots, n, n), dtype=np.complex128)
+    for s in prange(n_slots):
+        A = np.empty((chunk, n), dtype=np.complex128)
+        B = np.empty((chunk, n), dtype=np.complex128)
+        y = np.empty(chunk)
+        ye = np.empty(chunk)
+        for j in range(s, len(gens), n_slots):
+            c = min(chunk, m - j * chunk)
+            sense_chunk_complex(gens[j], F, flip, A[:c], B[:c], y[:c], ye[:c])
+            accumulate_rank_two(out[s], A[:c], B[:c], y[:c])
+    return out
+
+
+@njit(**PARALLEL_JIT)
+def bit_error_counts(gens, F, T, flip, m, chunk):
+    """Per-chunk counts (n_chunks,) of y_i != y_exact_i (the bit error rate's numerator)."""
+    n = F.shape[0]
+    counts = np.zeros(len(gens), dtype=np.int64)
+    for jj in prange(len(gens)):
         j = np.int64(jj)
         c = min(chunk, m - j * chunk)
-        A = np.empty((c, n))
-        B = np.empty((c, n))
         y = np.empty(c)
         ye = np.empty(c)
-        _sense_chunk(gens[j], F, T, flip, A, B, y, ye)
+        sense_chunk(gens[j], F, T, flip, np.empty((c, n)), np.empty((c, n)), y, ye)
         counts[j] = np.sum(y != ye)
     return counts
 
 
 @njit(**PARALLEL_JIT)
-def _projected_diagonal_sums(gens, lam, m, chunk, laplace):
-    """Per-chunk sums of sign(sum_j lam_j V_j) V_k, k = 1..r, (n_chunks, r).
+def projected_diagonal_sums(gens, lam, m, chunk, laplace):
+    """Per-chunk sums (n_chunks, r) of sign(sum_j lam_j V_j) V_k, k = 1..r.
 
     V_j = g1^2 - g2^2 with g ~ N(0, 1): the exact law of (a^T u_j)^2 - (b^T u_j)^2 for
     Gaussian sketches; ``laplace=True`` draws V_j = e1 - e2 (e ~ Exp(1)) instead, the
@@ -166,7 +182,7 @@ def _projected_diagonal_sums(gens, lam, m, chunk, laplace):
         j = np.int64(jj)
         g = gens[j]
         V = np.empty(r)
-        for i in range(min(chunk, m - j * chunk)):
+        for _ in range(min(chunk, m - j * chunk)):
             s = 0.0
             for k in range(r):
                 if laplace:

@@ -12,10 +12,10 @@ from ._jit import JIT
 
 
 @njit(**JIT)
-def _rank_two_update(U, pi, K, lam, eta, by_magnitude):
+def rank_two_update(U, pi, K, lam, eta, by_magnitude):
     """One update of (U (n, r), pi (r,) real) by K (n, 2), lam (2,) real. Returns the new pair.
 
-    R = (I - U U^H) K, P = orth(R) (QR), Gamma = blkdiag(eta Pi, 0) + M diag(lam) M^H with
+    R = (I - U U^H) K (two Gram-Schmidt passes), P = orth(R) (QR), Gamma = blkdiag(eta Pi, 0) + M diag(lam) M^H with
     M = [U^H K; P^H R] ((r+2) x 2). The paper prints M^T Lambda M^T (a dimension typo).
     Keeps the r eigenpairs of Gamma largest in |eigenvalue| (as printed,
     by_magnitude=True) or largest algebraically (by_magnitude=False).
@@ -23,6 +23,9 @@ def _rank_two_update(U, pi, K, lam, eta, by_magnitude):
     r = U.shape[1]
     C = np.dot(np.conj(U.T), K)
     R = K - np.dot(U, C)
+    C2 = np.dot(np.conj(U.T), R)  # second Gram-Schmidt pass: P stays orthogonal to U when K is near span(U)
+    R = R - np.dot(U, C2)
+    C = C + C2
     P, Rr = np.linalg.qr(R)
     M = np.empty((r + 2, 2), dtype=U.dtype)
     M[:r] = C
@@ -41,7 +44,7 @@ def _rank_two_update(U, pi, K, lam, eta, by_magnitude):
 
 
 @njit(**JIT)
-def _track_chunk(U, pi, A, B, y, start, by_magnitude):
+def track_chunk(U, pi, A, B, y, start, by_magnitude):
     """Apply Eq. (10) for the sensors in rows of A, B; ``start`` sensors came before."""
     c = A.shape[0]
     K = np.empty((A.shape[1], 2), dtype=U.dtype)
@@ -52,5 +55,5 @@ def _track_chunk(U, pi, A, B, y, start, by_magnitude):
         K[:, 1] = B[i]
         lam[0] = y[i] / m
         lam[1] = -y[i] / m
-        U, pi = _rank_two_update(U, pi, K, lam, (m - 1.0) / m, by_magnitude)
+        U, pi = rank_two_update(U, pi, K, lam, (m - 1.0) / m, by_magnitude)
     return U, pi

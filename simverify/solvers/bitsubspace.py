@@ -3,41 +3,39 @@ program (Eq. 9) with the low-rank and the sparse set K, online tracking (Section
 ESPRIT for line spectra (Section 6.2)."""
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 import numpy as np
 
 from ..generators.bitsubspace import SensingModel, sensor_chunks, sensor_generators
 from ..kernels._jit import one_blas_thread
-from ..kernels.linalg import _project_l1_ball, _sparse_K_admm
-from ..kernels.sensing import N_SLOTS, SENSOR_CHUNK, _accumulate_rank_two, _surrogate_slots
-from ..kernels.tracking import _track_chunk
+from ..kernels.linalg import sparse_set_admm
+from ..kernels.sensing import (
+    N_SLOTS,
+    SENSOR_CHUNK,
+    surrogate_slots,
+    surrogate_slots_complex,
+)
+from ..kernels.tracking import track_chunk
 
 
 def surrogate_matrix(model: SensingModel, m: int, seed) -> np.ndarray:
-    """J = (1/m) sum_i y_i (a_i a_i^H - b_i b_i^H) (Eq. 5), (n, n), streamed in chunks.
+    """J = (1/m) sum_i y_i (a_i a_i^H - b_i b_i^H) (Eq. 5), (n, n), over the first m sensors
+    of the stream (model, seed); real symmetric or complex Hermitian.
 
-    Real sketches use the parallel kernel (fixed-order partial sums: bit-identical for
-    any thread count); complex sketches accumulate serially.
+    Parallel kernels streaming chunks into fixed-order partial sums: bit-identical for any
+    thread count.
     """
-    if model.complex_sketches:
-        return surrogate_matrix_reference(model, m, seed)
     gens = sensor_generators(m, seed)
     with one_blas_thread():
-        slots = _surrogate_slots(gens, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK, N_SLOTS)
-    total = np.zeros(slots.shape[1:])
+        if model.complex_sketches:
+            slots = surrogate_slots_complex(gens, model.factor, model.flip_prob, int(m), SENSOR_CHUNK, N_SLOTS)
+        else:
+            slots = surrogate_slots(gens, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK, N_SLOTS)
+    total = np.zeros(slots.shape[1:], dtype=slots.dtype)
     for s in range(slots.shape[0]):  # fixed order
         total += slots[s]
     return total / m
-
-
-def surrogate_matrix_reference(model: SensingModel, m: int, seed) -> np.ndarray:
-    """The same J from the same sensor stream, accumulated chunk by chunk (no parallelism)."""
-    J = np.zeros((model.n, model.n), dtype=model.dtype)
-    for _, A, B, y in sensor_chunks(model, m, seed):
-        if model.complex_sketches:
-            J += (A * y[:, None]).T @ A.conj() - (B * y[:, None]).T @ B.conj()
-        else:
-            _accumulate_rank_two(J, A, B, y)
-    return J / m
 
 
 def truncated_evd(J: np.ndarray, r: int) -> np.ndarray:
@@ -47,7 +45,7 @@ def truncated_evd(J: np.ndarray, r: int) -> np.ndarray:
         raise ValueError(f"rank r={r} must lie in 1..n={n}")
     if not np.all(np.isfinite(J)):
         raise ValueError("surrogate matrix has non-finite entries")
-    w, V = np.linalg.eigh(J)
+    _, V = np.linalg.eigh(J)
     return V[:, ::-1][:, :r].copy()
 
 
@@ -95,12 +93,28 @@ def convex_sparse(J: np.ndarray, sparsity: float, iterations: int = 500, rho: fl
     if not sparsity > 0:
         raise ValueError(f"sparsity level s must be positive, got {sparsity}")
     J = 0.5 * (J + J.T)
-    return _sparse_K_admm(np.ascontiguousarray(J), float(np.sqrt(sparsity)), int(iterations), float(rho), float(tol))
+    return sparse_set_admm(np.ascontiguousarray(J), float(np.sqrt(sparsity)), int(iterations), float(rho), float(tol))
 
 
 def top_eigenvectors(S: np.ndarray, r: int) -> np.ndarray:
-    """X_hat (n, r) from an estimate Sigma_hat, as Section 6.1 extracts it."""
-    return truncated_evd(S, r)
+    """X_hat (n, k), k <= r: eigenvectors of the k largest eigenvalues of an estimate Sigma_hat
+    (Hermitian, e.g. a solution of Eq. (9)) that exceed the numerical-rank tolerance
+    n * eps * max|eigenvalue| (numpy.linalg.matrix_rank's default), as Section 6.1 extracts it.
+
+    Only the range of S is used: when S has rank k < r (e.g. Eq. (9) with ||S||_* <= 1 is rank
+    one), eigenvectors of its zero eigenspace would be an arbitrary basis that LAPACK builds
+    and thread counts choose differently, so they are left out. k = 0 when S has no positive
+    eigenvalue above the tolerance.
+    """
+    n = S.shape[0]
+    if not (0 < r <= n):
+        raise ValueError(f"rank r={r} must lie in 1..n={n}")
+    if not np.all(np.isfinite(S)):
+        raise ValueError("estimate has non-finite entries")
+    w, V = np.linalg.eigh(S)
+    tol = n * np.finfo(float).eps * np.abs(w).max()
+    top = np.arange(n - 1, n - 1 - r, -1)
+    return V[:, top[w[top] > tol]].copy()
 
 
 class OnlineSubspaceTracker:
@@ -109,12 +123,19 @@ class OnlineSubspaceTracker:
     Memory Theta(n r): only U_ (n, r) and eigenvalues_ (r,) are kept; sketches are used and
     dropped. ``by_magnitude=True`` keeps the r eigenpairs largest in |eigenvalue|, as
     printed; ``False`` keeps the r largest eigenvalues (the correction this project found
-    necessary, see theorems.bitsubspace). Attributes: U_, eigenvalues_, n_sensors_.
+    necessary, see theorems.bitsubspace). The start is a random orthonormal U_ drawn from
+    ``seed`` with zero eigenvalues, or, with ``warm_start = w > 0``, the top-r EVD (r largest
+    eigenvalues) of the surrogate J_w of the first w sensors of the stream ``iterate`` reads,
+    after which sensors w + 1, w + 2, ... are absorbed by Eq. (10) with eta_m = (m - 1)/m.
+    Attributes: U_, eigenvalues_, n_sensors_ (sensors absorbed so far).
     """
 
-    def __init__(self, n: int, r: int, by_magnitude: bool = True, complex_data: bool = False, seed=0):
+    def __init__(self, n: int, r: int, by_magnitude: bool = True, complex_data: bool = False, seed=0,
+                 warm_start: int = 0):
         if not (0 < r <= n):
             raise ValueError(f"rank r={r} must lie in 1..n={n}")
+        if not (isinstance(warm_start, (int, np.integer)) and warm_start >= 0):
+            raise ValueError(f"warm_start must be an integer >= 0, got {warm_start!r}")
         dtype = np.complex128 if complex_data else np.float64
         g = np.random.default_rng(seed)
         q, _ = np.linalg.qr(g.standard_normal((n, r)))
@@ -122,13 +143,15 @@ class OnlineSubspaceTracker:
         self.eigenvalues_ = np.zeros(r)
         self.n_sensors_ = 0
         self.by_magnitude = by_magnitude
+        self.warm_start = int(warm_start)
 
-    def partial_fit(self, A: np.ndarray, B: np.ndarray, y: np.ndarray) -> "OnlineSubspaceTracker":
-        """Absorb sensors given as rows of A, B (c, n) with bits y (c,)."""
+    def partial_fit(self, A: np.ndarray, B: np.ndarray, y: np.ndarray) -> OnlineSubspaceTracker:
+        """Absorb the next sensors, given as rows of A, B (c, n) with bits y (c,)."""
+        dtype = self.U_.dtype
         with one_blas_thread():
-            self.U_, self.eigenvalues_ = _track_chunk(self.U_, self.eigenvalues_, np.ascontiguousarray(A, dtype=self.U_.dtype),
-                                                      np.ascontiguousarray(B, dtype=self.U_.dtype), np.asarray(y, dtype=float),
-                                                      self.n_sensors_, self.by_magnitude)
+            self.U_, self.eigenvalues_ = track_chunk(self.U_, self.eigenvalues_, np.ascontiguousarray(A, dtype=dtype),
+                                                     np.ascontiguousarray(B, dtype=dtype), np.asarray(y, dtype=float),
+                                                     self.n_sensors_, self.by_magnitude)
         self.n_sensors_ += A.shape[0]
         return self
 
@@ -137,19 +160,43 @@ class OnlineSubspaceTracker:
         order = np.argsort(-self.eigenvalues_)
         return self.U_[:, order]
 
-    def track(self, model: SensingModel, m: int, seed, checkpoints=(), callback=None) -> "OnlineSubspaceTracker":
-        """Stream m sensors of ``model``; call ``callback(count, self)`` at each checkpoint count."""
-        marks = sorted(set(int(c) for c in checkpoints if 0 < c <= m))
+    def _fuse_warm_start(self, model: SensingModel, seed) -> None:
+        w, V = np.linalg.eigh(surrogate_matrix(model, self.warm_start, seed))
+        r = self.U_.shape[1]
+        self.U_ = np.ascontiguousarray(V[:, ::-1][:, :r], dtype=self.U_.dtype)
+        self.eigenvalues_ = w[::-1][:r].copy()
+        self.n_sensors_ = self.warm_start
+
+    def iterate(self, model: SensingModel, m: int, seed,
+                checkpoints: Sequence[int]) -> Iterator[tuple[int, OnlineSubspaceTracker]]:
+        """Absorb sensors n_sensors_ + 1 .. m of the stream (model, seed), yielding (count, self)
+        whenever the number of sensors absorbed equals a checkpoint (the iteration protocol;
+        checkpoints below the start, e.g. below ``warm_start``, are never reached). Work is done
+        lazily: a consumer that stops after the last checkpoint stops the stream there.
+
+        A fresh tracker with ``warm_start = w`` first fuses sensors 1..w in batch. ``self`` is
+        yielded, not a copy: read what you need before advancing the iterator.
+        """
+        if self.warm_start and self.n_sensors_ == 0:
+            if self.warm_start > m:
+                raise ValueError(f"warm_start={self.warm_start} exceeds the m={m} sensors streamed")
+            self._fuse_warm_start(model, seed)
+        marks = sorted({int(c) for c in checkpoints if self.n_sensors_ <= c <= m})
+        if marks and marks[0] == self.n_sensors_:
+            yield marks.pop(0), self
         for start, A, B, y in sensor_chunks(model, m, seed):
             stop = start + A.shape[0]
-            lo = start
-            for mark in [c for c in marks if start < c <= stop]:
-                self.partial_fit(A[lo - start:mark - start], B[lo - start:mark - start], y[lo - start:mark - start])
-                lo = mark
-                if callback is not None:
-                    callback(mark, self)
-            if lo < stop:
-                self.partial_fit(A[lo - start:], B[lo - start:], y[lo - start:])
+            for mark in [c for c in marks if start < c < stop] + [stop]:
+                lo = self.n_sensors_ - start
+                if mark - start > lo:
+                    self.partial_fit(A[lo:mark - start], B[lo:mark - start], y[lo:mark - start])
+                    if mark in marks:
+                        yield mark, self
+
+    def track(self, model: SensingModel, m: int, seed) -> OnlineSubspaceTracker:
+        """Absorb sensors n_sensors_ + 1 .. m of the stream (model, seed); returns self."""
+        for _ in self.iterate(model, m, seed, [m]):
+            pass
         return self
 
 
