@@ -1,18 +1,19 @@
 """Where claims are registered. The engine knows no paper: claim modules register
 themselves on import. Modules are found through the ``simverify.claims`` entry-point
-group and ``$SIMVERIFY_PLUGINS`` (comma-separated module names); the project's own
-``theorems`` package is the default plugin."""
+group (the project's own papers are declared there in pyproject.toml) and
+``$SIMVERIFY_PLUGINS`` (comma-separated module names)."""
 from __future__ import annotations
 
 import importlib
 import os
 from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
 
-from .claims import Claim
+if TYPE_CHECKING:
+    from .claims import Claim
 
 _CLAIMS: dict[str, Claim] = {}
 _LOADED = False
-DEFAULT_PLUGINS = ("theorems",)
 
 
 class UnknownClaim(KeyError):
@@ -32,12 +33,11 @@ def register(claim: Claim) -> Claim:
 
 
 def load() -> None:
-    """Import every claim module once (idempotent; also called in worker processes)."""
+    """Import every claim module once (idempotent)."""
     global _LOADED
     if _LOADED:
         return
-    names = list(DEFAULT_PLUGINS)
-    names += [ep.value for ep in entry_points(group="simverify.claims")]
+    names = [ep.value for ep in entry_points(group="simverify.claims")]
     names += [n.strip() for n in os.environ.get("SIMVERIFY_PLUGINS", "").split(",") if n.strip()]
     for name in dict.fromkeys(names):
         try:
@@ -51,6 +51,7 @@ def load() -> None:
 
 
 def get(claim_id: str) -> Claim:
+    """The registered claim (or control) with this id."""
     load()
     try:
         return _CLAIMS[claim_id]
@@ -66,4 +67,5 @@ def all_claims(paper: str | None = None, controls: bool = True) -> list[Claim]:
 
 
 def papers() -> list[str]:
+    """Keys of the papers that have registered claims, sorted."""
     return sorted({c.paper for c in all_claims()})
