@@ -35,7 +35,7 @@ def test_quick_tier_verdict_as_expected(records, claim_id):
 
 
 def test_first_settled_and_censoring():
-    from theorems.bitsubspace import first_settled
+    from theorems.bitsubspace.measures import first_settled
     cps = [10, 20, 40, 80]
     assert first_settled([True, True, True, True], cps, 160) == 10
     assert first_settled([True, False, True, True], cps, 160) == 40
@@ -48,7 +48,7 @@ def test_figure6_settings_close_pair_is_one_rayleigh_limit_and_orthogonal():
     import numpy as np
 
     from simverify.generators import bitsubspace as gen
-    from theorems.bitsubspace import line_spectrum
+    from theorems.bitsubspace.measures import line_spectrum
     n = 40
     fb, pb = line_spectrum("b", n)
     fc, pc = line_spectrum("c", n)
@@ -57,3 +57,30 @@ def test_figure6_settings_close_pair_is_one_rayleigh_limit_and_orthogonal():
     assert np.allclose(eig[0], eig[1]) and np.allclose(np.sort(eig[0]), [0.2 * n, n, n])
     with pytest.raises(ValueError, match="setting"):
         line_spectrum("z", n)
+
+
+def test_measure_online_starts_both_cold_trackers_from_the_same_subspace(monkeypatch):
+    """The as-printed and corrected trackers are paired: one initial subspace, one sensor stream."""
+    import numpy as np
+
+    from simverify.solvers import bitsubspace as sol
+    from theorems.bitsubspace import measures
+    starts = []
+
+    class Recording(sol.OnlineSubspaceTracker):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            starts.append((kwargs.get("warm_start", 0), self.U_.copy()))
+
+    monkeypatch.setattr(measures.sol, "OnlineSubspaceTracker", Recording)
+    measures.measure_online(np.random.SeedSequence(1), n=8, r=2, m=[300], warm_start=100)
+    cold = [U for warm, U in starts if warm == 0]
+    assert len(cold) == 2 and np.array_equal(cold[0], cold[1])
+
+
+def test_measure_online_warm_tracker_is_nan_before_its_warm_start_and_finite_after():
+    import numpy as np
+
+    from theorems.bitsubspace.measures import measure_online
+    out = measure_online(np.random.SeedSequence(2), n=8, r=2, m=[50, 300], warm_start=100)
+    assert np.isnan(out["nmse_online_warm"][0]) and np.isfinite(out["nmse_online_warm"][1])

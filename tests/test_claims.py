@@ -1,0 +1,112 @@
+"""Declarations: Paper, Sweep, Claim, Control (simverify.claims)."""
+import pytest
+
+from simverify import registry
+from simverify.claims import Claim, Control, Grid, Paper, Sweep, Tier
+from simverify.laws import Identity
+from simverify.stats import CONFIRMED, REFUTED
+
+
+def measure(seed, *, x: float, shift: float = 0.0) -> dict:
+    return {"y": x + shift}
+
+
+def other_measure(seed, *, x: float, shift: float = 0.0) -> dict:
+    return {"y": -x}
+
+
+def refuse_negative_x(p: dict) -> None:
+    if p["x"] < 0:
+        raise ValueError("x must be >= 0")
+
+
+SWEEP = Sweep("demo.sweep", measure, {"quick": Tier(Grid({"x": [1.0, 2.0]}), 2, {"shift": 0.0}),
+                                      "full": Tier(Grid({"x": [1.0, 2.0, 4.0]}), 4, {"shift": 0.0})})
+LAW = Identity("y", "x")
+NEGATIVE = Control("shifted", "y = x + 1", fixed={"shift": 1.0})
+FIELDS = {"item": "Demo 1", "statement": "y = x", "formula": "y = x", "law": LAW, "sweep": SWEEP}
+
+
+@pytest.fixture
+def empty_registry(monkeypatch):
+    monkeypatch.setattr(registry, "_CLAIMS", {})
+    monkeypatch.setattr(registry, "_LOADED", True)
+
+
+def test_paper_claim_prefixes_the_id_and_sets_paper_and_validate(empty_registry):
+    paper = Paper("demo", "A demo paper", validate=refuse_negative_x)
+    claim = paper.claim("identity", controls=(NEGATIVE,), **FIELDS)
+    assert (claim.id, claim.paper, claim.validate) == ("demo.identity", "demo", refuse_negative_x)
+
+
+def test_paper_claim_registers_the_claim_and_its_controls(empty_registry):
+    claim = Paper("demo", "A demo paper").claim("identity", controls=(NEGATIVE,), **FIELDS)
+    assert registry.get("demo.identity") is claim
+    assert registry.get("demo.identity~shifted").control_of == "demo.identity"
+
+
+def test_paper_claim_refuses_an_id_registered_twice(empty_registry):
+    paper = Paper("demo", "A demo paper")
+    paper.claim("identity", controls=(NEGATIVE,), **FIELDS)
+    with pytest.raises(ValueError, match="registered twice"):
+        paper.claim("identity", controls=(NEGATIVE,), **FIELDS)
+
+
+def test_claim_tiers_and_measure_are_its_sweeps():
+    claim = Claim("demo.c", "demo", controls=(NEGATIVE,), **FIELDS)
+    assert claim.tiers is SWEEP.tiers and claim.measure is measure
+
+
+def test_law_only_control_shares_the_sweep_and_uses_its_law():
+    claim = Claim("demo.c", "demo", controls=(Control("tight", "atol 0", law=Identity("y", 0.0)),), **FIELDS)
+    control = claim.with_control(claim.controls[0])
+    assert control.sweep is SWEEP and control.law is claim.controls[0].law
+
+
+def test_fixed_control_runs_a_derived_sweep_with_the_overrides_in_every_tier_leaving_the_claims_sweep():
+    claim = Claim("demo.c", "demo", controls=(NEGATIVE,), **FIELDS)
+    control = claim.with_control(NEGATIVE)
+    assert control.sweep.name == "demo.sweep~shifted" and control.measure is measure
+    assert all(t.fixed == {"shift": 1.0} for t in control.tiers.values())
+    assert all(t.fixed == {"shift": 0.0} for t in claim.tiers.values())
+
+
+def test_measure_control_runs_a_derived_sweep_with_the_other_measure_and_the_same_tiers():
+    mutant = Control("negated", "y = -x", measure=other_measure)
+    control = Claim("demo.c", "demo", controls=(mutant,), **FIELDS).with_control(mutant)
+    assert (control.sweep.name, control.measure) == ("demo.sweep~negated", other_measure)
+    assert control.tiers == SWEEP.tiers
+
+
+def test_control_claim_carries_its_id_name_expected_verdict_and_no_erratum():
+    claim = Claim("demo.c", "demo", expected=REFUTED, erratum="y = x + 1 in fact",
+                  controls=(Control("corrected", "y = x + 1", CONFIRMED, law=Identity("y", lambda ds: ds["x"] + 1)),),
+                  **FIELDS)
+    control = claim.with_control(claim.controls[0])
+    assert (control.id, control.expected, control.erratum, control.control_name) == \
+        ("demo.c~corrected", CONFIRMED, None, "corrected")
+
+
+def test_with_measure_names_the_sweep_by_suffix():
+    assert SWEEP.with_measure(other_measure, "negated") == Sweep("demo.sweep~negated", other_measure, SWEEP.tiers)
+
+
+def test_claim_expected_refuted_without_erratum_is_rejected():
+    with pytest.raises(ValueError, match="needs an erratum"):
+        Claim("demo.c", "demo", expected=REFUTED, controls=(NEGATIVE,), **FIELDS)
+
+
+def test_claim_without_controls_is_rejected():
+    with pytest.raises(ValueError, match="at least one control"):
+        Claim("demo.c", "demo", **FIELDS)
+
+
+def test_claim_whose_sweep_lacks_a_tier_is_rejected():
+    quick_only = Sweep("demo.quick_only", measure, {"quick": SWEEP.tiers["quick"]})
+    with pytest.raises(ValueError, match=r"tiers \['full'\] are missing"):
+        Claim("demo.c", "demo", controls=(NEGATIVE,), **{**FIELDS, "sweep": quick_only})
+
+
+def test_claim_with_unknown_expected_verdict_is_rejected():
+    with pytest.raises(ValueError, match="expected must be one of"):
+        Claim("demo.c", "demo", expected="MAYBE", controls=(NEGATIVE,), **FIELDS)
