@@ -7,16 +7,41 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
+from contextlib import contextmanager
 
 from . import registry, runner, stats
 from .executors import make_executor
-from .store import Store, default_store
+from .store import Store, check_writable, default_store
 
 
 class UsageError(Exception):
     """Bad usage or bad input: exit status 2."""
+
+
+@contextmanager
+def _refused():
+    """Turn ValueError/TypeError raised while a run is planned into bad input (exit 2, one line)."""
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        raise UsageError(" ".join(str(exc).split())) from None
+
+
+def _parse_value(raw: str):
+    """JSON (``3``, ``2.5``, ``[1, 2]``, ``true``); else nan/inf as floats (the plan refuses them by name);
+    else the string itself (the plan checks it against the parameter's declared type)."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        pass
+    try:
+        value = float(raw)
+    except ValueError:
+        return raw
+    return value if not math.isfinite(value) else raw
 
 
 def _parse_set(items: list[str]) -> dict:
@@ -25,15 +50,16 @@ def _parse_set(items: list[str]) -> dict:
         if "=" not in item:
             raise UsageError(f"--set expects NAME=VALUE, got {item!r}")
         name, raw = item.split("=", 1)
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        out[name.strip()] = value
+        out[name.strip()] = _parse_value(raw.strip())
     return out
 
 
 def _select(args) -> list:
+    with _refused():  # a claim plugin that fails to import is bad input too
+        return _chosen(args)
+
+
+def _chosen(args) -> list:
     if args.ids and (args.all or args.paper):
         raise UsageError("give claim ids, or --paper/--all, not both")
     if args.ids:
@@ -48,16 +74,16 @@ def _select(args) -> list:
 
 
 class Progress:
-    """Cell progress on stderr when it is a terminal."""
+    """Progress (``done/total`` of cells, or of seeds) on stderr when it is a terminal."""
 
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
+    def __init__(self, enabled: bool, unit: str = "cells"):
+        self.enabled, self.unit = enabled, unit
         self.t0 = time.perf_counter()
 
     def __call__(self, done: int, total: int):
         if self.enabled:
             end = "\n" if done == total else ""
-            sys.stderr.write(f"\r  cells {done}/{total}  {time.perf_counter() - self.t0:6.1f}s{end}")
+            sys.stderr.write(f"\r  {self.unit} {done}/{total}  {time.perf_counter() - self.t0:6.1f}s{end}")
             sys.stderr.flush()
 
 
@@ -74,7 +100,8 @@ def _print_table(records: list[dict]) -> None:
 
 
 def cmd_list(args) -> int:
-    claims = registry.all_claims(args.paper, controls=True)
+    with _refused():
+        claims = registry.all_claims(args.paper, controls=True)
     if args.paper and not claims:
         raise UsageError(f"unknown paper {args.paper!r}; papers are {registry.papers()}")
     rows = [{"id": c.id, "paper": c.paper, "item": c.item, "law": c.law.kind, "expected": c.expected,
@@ -87,51 +114,82 @@ def cmd_list(args) -> int:
     return 0
 
 
-def cmd_check(args) -> int:
+def _prepare(args):
+    """Every check of bad input, before any work: ids, parameters (by planning every claim), the store's
+    writability, and last the executor (the scheduler reached). Returns (claims, overrides, plans, store,
+    executor); raises UsageError having written nothing."""
     claims = _select(args)
-    store = Store(args.store)
-    executor = make_executor(args.scheduler, args.workers)
-    try:
+    overrides = _parse_set(args.set)
+    with _refused():
+        runner.check_alpha(args.alpha)
+        plans = runner.plan_all(claims, args.tier, root_seed=args.seed, replicates=args.replicates,
+                                overrides=overrides)
+        store = Store(args.store)
+        store.check_writable()
+        if getattr(args, "report", None):
+            check_writable(args.report, "report directory")
+        executor = make_executor(args.scheduler, args.workers)
+    return claims, overrides, plans, store, executor
+
+
+def cmd_check(args) -> int:
+    claims, overrides, plans, store, executor = _prepare(args)
+    with executor:
         records = runner.check(claims, args.tier, store, executor, root_seed=args.seed, replicates=args.replicates,
-                               overrides=_parse_set(args.set), alpha=args.alpha,
+                               overrides=overrides, alpha=args.alpha, plans=plans,
                                progress=Progress(sys.stderr.isatty() and not args.json))
-    finally:
-        executor.close()
     if args.json:
         print(json.dumps(records, indent=1, default=float))
     else:
         _print_table(records)
     if args.report:
-        from .report import write_report
-        write_report(store, args.report, tier=args.tier)
+        _report(store, args.report, args.tier)
     return 0 if all(r["verdict"] == r["expected"] for r in records) else 1
 
 
+def _report(store: Store, out: str, tier: str | None) -> list:
+    """Write the report; one stderr line per unreadable file it names. UsageError when nothing is readable."""
+    from .report import NoResults, write_report
+    try:
+        report = write_report(store, out, tier=tier)
+    except NoResults as exc:
+        raise UsageError(str(exc)) from None
+    for path, reason in report.unreadable:
+        sys.stderr.write(f"simverify: warning: skipped unreadable {path}: {reason}\n")
+    return report.paths
+
+
 def cmd_report(args) -> int:
-    from .report import write_report
-    store = Store(args.store)
-    if not store.results():
-        raise UsageError(f"no results in store {store.root}; run 'simverify check' first")
-    paths = write_report(store, args.out, tier=args.tier)
-    for p in paths:
+    with _refused():
+        store = Store(args.store)
+        check_writable(args.out, "report directory")
+    for p in _report(store, args.out, args.tier):
         print(p)
     return 0
 
 
+def _print_calibration(rows: list[dict]) -> None:
+    print(f"{'id':<56} {'misses/runs':>11}  {'miss rate 95% CI':<18} projected miss")
+    for r in rows:
+        mark = "!! " if r["over_goal"] else "   "
+        ci = f"[{r['rate_ci95'][0]:.3f}, {r['rate_ci95'][1]:.3f}]"
+        print(f"{r['id']:<56} {r['misses']:>5}/{r['runs']:<5}  {ci:<18} {mark}{r['projected_miss']:.2g}")
+    print(f"!! = projected miss above {runner.MISS_GOAL} (goal: as expected at >= "
+          f"{100 * (1 - runner.MISS_GOAL):.1f}% of root seeds)")
+
+
 def cmd_calibrate(args) -> int:
-    """Run claims under many root seeds; report how often the verdict misses its expectation."""
-    claims = _select(args)
-    store = Store(args.store)
-    executor = make_executor(args.scheduler, args.workers)
-    misses = {c.id: 0 for c in claims}
-    try:
-        for s in range(args.seeds):
-            for r in runner.check(claims, args.tier, store, executor, root_seed=args.seed + s, alpha=args.alpha):
-                misses[r["id"]] += r["verdict"] != r["expected"]
-    finally:
-        executor.close()
-    rows = [{"id": k, "misses": v, "runs": args.seeds, "rate": v / args.seeds} for k, v in misses.items()]
-    print(json.dumps(rows, indent=1) if args.json else "\n".join(f"{r['id']:<56} {r['misses']}/{r['runs']}" for r in rows))
+    """Run the claims together at root seeds seed .. seed+N-1; per claim the misses, their rate's
+    Clopper-Pearson interval and the miss probability projected from the seeds' estimates."""
+    claims, overrides, plans, store, executor = _prepare(args)
+    with executor:
+        rows = runner.calibrate(claims, args.tier, store, executor, root_seed=args.seed, seeds=args.seeds,
+                                replicates=args.replicates, overrides=overrides, alpha=args.alpha, plans=plans,
+                                progress=Progress(sys.stderr.isatty() and not args.json, "seeds"))
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        _print_calibration(rows)
     return 0
 
 
@@ -155,11 +213,11 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--store", default=str(default_store()))
         sp.add_argument("--alpha", type=float, default=runner.DEFAULT_ALPHA, help="family-wise false-fail budget")
         sp.add_argument("--json", action="store_true")
+        sp.add_argument("--replicates", type=int)
+        sp.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a grid axis or fixed parameter")
 
     cp = sub.add_parser("check", help="run claims and print verdicts")
     run_options(cp)
-    cp.add_argument("--replicates", type=int)
-    cp.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a grid axis or fixed parameter")
     cp.add_argument("--report", metavar="DIR", help="also write the report of this store to DIR")
     cp.set_defaults(fn=cmd_check)
 
@@ -187,11 +245,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"simverify: error: --seed must be >= 0, got {args.seed}\n")
     try:
         return args.fn(args)
-    except (UsageError, ValueError, registry.UnknownClaim) as exc:
+    except (UsageError, registry.UnknownClaim) as exc:
         sys.stderr.write(f"simverify: error: {exc}\n")
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write("\nsimverify: interrupted; finished cells are stored, rerun to resume\n")
+        end_progress_line = "\n" if sys.stderr.isatty() else ""
+        sys.stderr.write(f"{end_progress_line}simverify: interrupted; finished cells are stored, rerun to resume\n")
         return 130
 
 

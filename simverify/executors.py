@@ -3,44 +3,98 @@
 ``map_unordered`` submits all tasks at once (so workers start while the caller is busy) and
 returns an iterator of ``(task, outputs)`` in completion order; the caller stores each at once.
 Results do not depend on the executor: each cell's seed comes from its content.
-Process pools use the ``spawn`` start method (never fork after Numba threads ran), and
-give each worker ``cores // workers`` Numba threads.
+Process pools use the ``spawn`` start method (never fork after Numba threads ran) and give each
+worker ``cores // workers`` Numba threads, never more than a ``NUMBA_NUM_THREADS`` the user set.
+Their workers ignore SIGINT (the parent alone handles an interruption and stops them) and exit
+when the parent dies, even when it is killed.
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
+import importlib.util
 import multiprocessing as mp
 import os
-from typing import Callable, Iterable, Iterator
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from urllib.parse import urlsplit
+
+PARENT_POLL_S = 0.5     # how often a pool worker looks whether its parent is still alive
+CONNECT_TIMEOUT_S = 2.0  # reachability probe of a scheduler address
 
 
-class SerialExecutor:
+class Executor:
+    """Used as a context manager: leaving it by an exception (an interruption included) aborts
+    the work still running, leaving it normally waits for the work submitted."""
+
+    def close(self, abort: bool = False) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.close(abort=exc_type is not None)
+
+
+class SerialExecutor(Executor):
     name = "serial"
 
     def map_unordered(self, fn: Callable, tasks: Iterable) -> Iterator:
         for t in tasks:
             yield t, fn(t)
 
-    def close(self):
+    def close(self, abort: bool = False) -> None:
         pass
 
 
-def _init_worker(threads: int) -> None:
+def _exit_with_parent(parent: int) -> None:
+    """Poll until the process is no longer ``parent``'s child (it died), then exit at once."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    os._exit(1)
+
+
+@contextmanager
+def _sigint_blocked():
+    """Block SIGINT in this thread: processes it spawns meanwhile start with SIGINT blocked, so a
+    Ctrl-C while a worker still imports cannot interrupt it (its initializer then ignores SIGINT)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _init_worker(threads: int, parent: int) -> None:
     os.environ["NUMBA_NUM_THREADS"] = str(threads)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a SIGINT pending since the spawn is discarded here
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    threading.Thread(target=_exit_with_parent, args=(parent,), name="exit-with-parent", daemon=True).start()
 
 
-class ProcessExecutor:
+def worker_threads(workers: int) -> int:
+    """Numba threads per worker: the cores shared among the workers, capped by the user's NUMBA_NUM_THREADS."""
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    user = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+    return min(threads, int(user)) if user.isdigit() and int(user) >= 1 else threads
+
+
+class ProcessExecutor(Executor):
     """A spawn-based process pool on this machine."""
     name = "processes"
 
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 1
-        threads = max(1, (os.cpu_count() or 1) // self.workers)
+        threads = worker_threads(self.workers)
         old = os.environ.get("NUMBA_NUM_THREADS")
         os.environ["NUMBA_NUM_THREADS"] = str(threads)  # inherited by spawned children
         try:
             self.pool = cf.ProcessPoolExecutor(self.workers, mp_context=mp.get_context("spawn"),
-                                               initializer=_init_worker, initargs=(threads,))
+                                               initializer=_init_worker, initargs=(threads, os.getpid()))
         finally:
             if old is None:
                 os.environ.pop("NUMBA_NUM_THREADS", None)
@@ -49,7 +103,8 @@ class ProcessExecutor:
 
     def map_unordered(self, fn, tasks):
         """Submits every task now; the returned iterator yields them as they finish."""
-        futures = {self.pool.submit(fn, t): t for t in tasks}
+        with _sigint_blocked():  # submit() spawns the workers
+            futures = {self.pool.submit(fn, t): t for t in tasks}
         return self._completed(futures)
 
     @staticmethod
@@ -62,11 +117,16 @@ class ProcessExecutor:
                 fut.cancel()
             raise
 
-    def close(self):
+    def close(self, abort: bool = False) -> None:
+        """Wait for the submitted tasks; ``abort``: cancel them and terminate the workers (their running
+        cells are lost, and nothing of theirs is half-written: workers never write the store)."""
+        if abort:
+            for proc in list((getattr(self.pool, "_processes", None) or {}).values()):
+                proc.terminate()
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-class DaskExecutor:
+class DaskExecutor(Executor):
     """Dask distributed: a scheduler address, or a LocalCluster of ``workers`` processes."""
     name = "dask"
 
@@ -74,7 +134,10 @@ class DaskExecutor:
         from dask.distributed import Client, LocalCluster
         self.cluster = None
         if address:
-            self.client = Client(address, timeout="20s")
+            try:
+                self.client = Client(address, timeout="20s")
+            except Exception as exc:  # whatever answers there, it is no usable scheduler
+                raise ValueError(f"cannot use scheduler {address}: {type(exc).__name__}: {exc}") from None
         else:
             self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
                                         processes=True, dashboard_address=None)
@@ -95,22 +158,40 @@ class DaskExecutor:
             self.client.cancel(futures)
             raise
 
-    def close(self):
+    def close(self, abort: bool = False) -> None:
+        """Close the client (and a LocalCluster); the scheduler drops the tasks this client submitted."""
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
 
 
+def check_scheduler(scheduler: str) -> None:
+    """Raise ValueError (one line) for an unknown scheduler, Dask missing, or an address that does
+    not accept connections within CONNECT_TIMEOUT_S; does nothing else (no client, no cluster)."""
+    if scheduler in ("serial", "processes"):
+        return
+    if scheduler != "dask" and "://" not in scheduler:
+        raise ValueError(f"unknown scheduler {scheduler!r}: use serial, processes, dask or tcp://host:port")
+    if importlib.util.find_spec("distributed") is None:
+        raise ValueError(f"--scheduler {scheduler} needs Dask distributed: install simverify[dask]")
+    parts = urlsplit(scheduler)
+    if parts.scheme in ("tcp", "tls"):
+        try:
+            if parts.hostname is None or parts.port is None:
+                raise ValueError("expected tcp://host:port")
+            socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_TIMEOUT_S).close()
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"cannot reach scheduler {scheduler}: {exc}") from None
+
+
 def make_executor(scheduler: str = "processes", workers: int | None = None):
-    """``serial``, ``processes`` or a Dask address (``tcp://host:port``; ``dask`` = LocalCluster)."""
+    """``serial``, ``processes`` or a Dask address (``tcp://host:port``; ``dask`` = LocalCluster).
+    Raises ValueError before creating anything when ``check_scheduler`` refuses the scheduler."""
     if workers is not None and workers < 1:
         raise ValueError(f"--workers must be >= 1, got {workers}")
+    check_scheduler(scheduler)
     if scheduler == "serial":
         return SerialExecutor()
     if scheduler == "processes":
         return ProcessExecutor(workers)
-    if scheduler == "dask":
-        return DaskExecutor(None, workers)
-    if "://" in scheduler:
-        return DaskExecutor(scheduler, workers)
-    raise ValueError(f"unknown scheduler {scheduler!r}: use serial, processes, dask or tcp://host:port")
+    return DaskExecutor(None if scheduler == "dask" else scheduler, workers)

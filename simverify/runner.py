@@ -2,36 +2,61 @@
 evaluate each law at the Bonferroni-shared level, store datasets and verdict records."""
 from __future__ import annotations
 
+import math
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
 
 from . import stats, sweep
 from .claims import Claim
 from .store import Store
 
 DEFAULT_ALPHA = 0.01  # family-wise false-fail budget of one `simverify check` run
+NO_BAND = (math.nan, math.nan)  # a law that states no band for its headline estimate
 
 
-def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: float, path) -> dict:
-    """The verdict record (the JSON contract of ``check --json``)."""
+def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: float, path,
+               overrides: dict | None = None) -> dict:
+    """The verdict record (the JSON contract of ``check --json``); ``path`` is the stored Dataset or None."""
+    band = getattr(result, "band", None) or NO_BAND
     return {
         "id": claim.id, "paper": claim.paper, "item": claim.item, "statement": claim.statement,
         "formula": claim.formula, "law": claim.law.kind, "verdict": result.verdict, "expected": claim.expected,
         "estimate": result.estimate, "ci": [float(result.ci[0]), float(result.ci[1])], "claimed": result.claimed,
-        "n_cells": plan.n_cells, "replicates": plan.replicates, "elapsed_s": round(elapsed, 3),
-        "store": str(path), "tier": plan.tier, "seed": plan.root_seed, "confidence_level": level,
+        "band": [float(band[0]), float(band[1])], "n_cells": plan.n_cells, "replicates": plan.replicates,
+        "elapsed_s": round(elapsed, 3), "store": str(Path(path).resolve()) if path is not None else None,
+        "tier": plan.tier, "seed": plan.root_seed, "overrides": dict(overrides or {}), "confidence_level": level,
         "erratum": claim.erratum, "control_of": claim.control_of, "advice": result.advice,
-        "detail": result.detail, "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "detail": result.detail, "finished": datetime.now(UTC).isoformat(timespec="seconds"),
     }
+
+
+def check_alpha(alpha: float) -> None:
+    """Raise ValueError unless the family-wise budget lies in (0, 1)."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+
+
+def plan_all(claims: list[Claim], tier: str, *, root_seed: int = 0, replicates: int | None = None,
+             overrides: dict | None = None) -> list[sweep.Plan]:
+    """Plan every claim (validating all parameters) before any work; raises ValueError or TypeError."""
+    return [sweep.plan(c, tier, replicates=replicates, root_seed=root_seed, overrides=overrides) for c in claims]
 
 
 def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: int = 0,
           replicates: int | None = None, overrides: dict | None = None, alpha: float = DEFAULT_ALPHA,
-          progress=None) -> list[dict]:
-    """Check ``claims`` together; returns one record per claim in the given order."""
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
-    plans = [sweep.plan(c, tier, replicates=replicates, root_seed=root_seed, overrides=overrides) for c in claims]
+          progress=None, plans: list[sweep.Plan] | None = None, save: bool = True) -> list[dict]:
+    """Check ``claims`` together; returns one record per claim in the given order.
+
+    ``plans``: this call's ``plan_all`` result when the caller validated the run first (else planned here).
+    ``save=False`` keeps cells in the store but writes no Dataset and no verdict record (calibration).
+    """
+    check_alpha(alpha)
+    if plans is None:
+        plans = plan_all(claims, tier, root_seed=root_seed, replicates=replicates, overrides=overrides)
     level = stats.bonferroni(1.0 - alpha, len(claims))
     keys = [{t.key for t in p.tasks} for p in plans]
     owners: dict[str, list[int]] = {}
@@ -49,17 +74,81 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
             compute[i] += seconds
             missing[i] -= 1
             if missing[i] == 0:
-                records[i] = _evaluate(claims[i], plans[i], results, store, level, compute[i])
+                records[i] = _evaluate(claims[i], plans[i], results, store if save else None, level, compute[i],
+                                       overrides)
     return records
 
 
-def _evaluate(claim: Claim, plan: sweep.Plan, results: dict, store: Store, level: float, compute: float) -> dict:
-    """Assemble, judge and store one claim. elapsed_s = compute seconds of the cells this run
-    simulated for it (shared cells count for every claim using them) + its evaluation."""
+def _evaluate(claim: Claim, plan: sweep.Plan, results: dict, store: Store | None, level: float, compute: float,
+              overrides: dict | None) -> dict:
+    """Assemble, judge and (with a store) save one claim. elapsed_s = compute seconds of the cells this
+    run simulated for it (shared cells count for every claim using them) + its evaluation."""
     t0 = time.perf_counter()
     ds = sweep.assemble(plan, results)
     result = claim.law.evaluate(ds, level)
-    path = store.save_dataset(ds, claim.id, plan.tier, plan.digest)
-    rec = record_for(claim, result, plan, level, compute + time.perf_counter() - t0, path)
-    store.save_result(rec)
+    path = store.save_dataset(ds, claim.id, plan.tier, plan.digest) if store is not None else None
+    rec = record_for(claim, result, plan, level, compute + time.perf_counter() - t0, path, overrides)
+    if store is not None:
+        store.save_result(rec)
     return rec
+
+
+MISS_GOAL = 0.002  # the project's goal: every check as expected at >= 99.8% of root seeds
+
+
+def _prob_between(a: float, b: float, mu: float, sd: float) -> float:
+    """P(a <= X <= b) for X ~ Normal(mu, sd); a = -inf or b = inf drop that edge; sd = 0 is a point mass."""
+    if not a <= b:
+        return 0.0
+    if sd == 0:
+        return float(a <= mu <= b)
+    dist = NormalDist(mu, sd)
+    return (1.0 if b == math.inf else dist.cdf(b)) - (0.0 if a == -math.inf else dist.cdf(a))
+
+
+def projected_miss(expected: str, band, estimates, cis) -> float:
+    """Projected probability that one run's verdict misses ``expected``, from the estimates (N,) and
+    intervals (N, 2) seen at N root seeds: the estimate is taken Normal(mu, sd) across seeds and the
+    interval estimate +- h, h the mean half-width. CONFIRMED needs the interval inside the band
+    [L, U]: miss = 1 - P(L + h <= est <= U - h); REFUTED needs it outside: miss = P(L - h <= est <= U + h).
+    NaN for an INCONCLUSIVE expectation, a law without a band, fewer than 2 seeds or a non-finite estimate."""
+    est, ci = np.asarray(estimates, dtype=float), np.asarray(cis, dtype=float).reshape(-1, 2)
+    lo, hi = (float(b) for b in band)
+    if (expected not in (stats.CONFIRMED, stats.REFUTED) or math.isnan(lo) or math.isnan(hi) or est.size < 2
+            or not (np.isfinite(est).all() and np.isfinite(ci).all())):
+        return math.nan
+    mu, sd, h = float(est.mean()), float(est.std(ddof=1)), float(np.mean((ci[:, 1] - ci[:, 0]) / 2))
+    if expected == stats.CONFIRMED:
+        return 1.0 - _prob_between(lo + h, hi - h, mu, sd)
+    return _prob_between(lo - h, hi + h, mu, sd)
+
+
+def calibration_row(records: list[dict]) -> dict:
+    """One check's calibration summary from its records at N root seeds (see projected_miss)."""
+    first, runs = records[0], len(records)
+    misses = sum(r["verdict"] != r["expected"] for r in records)
+    cp = stats.clopper_pearson(misses, runs, 0.95)
+    est = [r["estimate"] for r in records]
+    projected = (misses / runs if first["expected"] == stats.INCONCLUSIVE
+                 else projected_miss(first["expected"], first["band"], est, [r["ci"] for r in records]))
+    return {"id": first["id"], "expected": first["expected"], "misses": misses, "runs": runs, "rate": misses / runs,
+            "rate_ci95": [cp.lo, cp.hi], "band": first["band"], "estimate_mean": float(np.mean(est)),
+            "estimate_sd": float(np.std(est, ddof=1)) if runs > 1 else math.nan,
+            "projected_miss": projected, "over_goal": bool(projected > MISS_GOAL)}
+
+
+def calibrate(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: int = 0, seeds: int = 20,
+              replicates: int | None = None, overrides: dict | None = None, alpha: float = DEFAULT_ALPHA,
+              plans: list[sweep.Plan] | None = None, progress=None) -> list[dict]:
+    """Check ``claims`` together (as ``check`` does, same level) at root seeds root_seed .. root_seed+seeds-1;
+    one calibration_row per claim. Cells are cached in the store; no Dataset or record is saved.
+    ``plans``: plan_all's result at ``root_seed``; ``progress(done, seeds)`` after each seed."""
+    runs: list[list[dict]] = [[] for _ in claims]
+    for s in range(seeds):
+        recs = check(claims, tier, store, executor, root_seed=root_seed + s, replicates=replicates,
+                     overrides=overrides, alpha=alpha, plans=plans if s == 0 else None, save=False)
+        for i, rec in enumerate(recs):
+            runs[i].append(rec)
+        if progress:
+            progress(s + 1, seeds)
+    return [calibration_row(r) for r in runs]
