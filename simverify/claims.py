@@ -1,5 +1,4 @@
-"""Declarations: what a paper claims and how it is simulated (DESIGN.md, "Claims, the unit
-of verification").
+"""Declarations: what a paper claims and how it is simulated (docs/claims.md).
 
 A :class:`Paper` declares its :class:`Claim` s; each claim points to a :class:`Sweep` (a
 measure, its :class:`Grid` and replicates per :class:`Tier`, its array outputs) and is judged
@@ -107,7 +106,7 @@ class Control:
 
 @dataclass(frozen=True)
 class Claim:
-    """One falsifiable statement of one paper (DESIGN.md), judged by ``law`` on the Dataset
+    """One falsifiable statement of one paper (docs/claims.md), judged by ``law`` on the Dataset
     of ``sweep``."""
     id: str
     paper: str

@@ -1,4 +1,4 @@
-"""`simverify list | check | report | calibrate` (DESIGN.md, "CLI contract").
+"""`simverify list | check | report | calibrate` (the CLI section of README.md).
 
 Exit status: 0 when every verdict equals its expectation, 1 when some differs, 2 for bad
 usage or bad input (a clear message on stderr, nothing written), 130 on interruption.

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels import rng
-from ..kernels._jit import one_blas_thread
+from ..kernels.jit import one_blas_thread
 from ..kernels.sensing import (
     SENSOR_CHUNK,
     bit_error_counts,

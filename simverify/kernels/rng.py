@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange
 from numba.typed import List
 
-from ._jit import PARALLEL_JIT
+from .jit import PARALLEL_JIT
 
 DEFAULT_CHUNK = 1 << 18  # values per stream for array fills (2 MiB: spawning streams costs ~45 us each)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._jit import JIT, PARALLEL_JIT
+from .jit import JIT, PARALLEL_JIT
 
 SENSOR_CHUNK = 2048  # sensors per random stream; fixed, so results never depend on threads
 N_SLOTS = 16         # fixed-order partial sums of the surrogate (independent of thread count)

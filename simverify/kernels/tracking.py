@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._jit import JIT
+from .jit import JIT
 
 
 @njit(**JIT)

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from ..generators.bitsubspace import SensingModel, sensor_chunks, sensor_generators
-from ..kernels._jit import one_blas_thread
+from ..kernels.jit import one_blas_thread
 from ..kernels.linalg import sparse_set_admm
 from ..kernels.sensing import (
     N_SLOTS,

@@ -1,4 +1,4 @@
-"""One central place for Numba compilation options (DESIGN.md, "Numba kernels").
+"""One central place for Numba compilation options (docs/adding-a-paper.md, "Kernels").
 
 No fastmath: flags such as ``nnan``/``ninf`` silently break NaN handling, and the
 gains measured on these kernels were within noise.
