@@ -16,6 +16,7 @@ import multiprocessing as mp
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -71,6 +72,9 @@ def _sigint_blocked():
 
 def _init_worker(threads: int, parent: int) -> None:
     os.environ["NUMBA_NUM_THREADS"] = str(threads)
+    if "numba" in sys.modules:  # imported before the variable took effect (e.g. by the parent's __main__)
+        import numba
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a SIGINT pending since the spawn is discarded here
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     threading.Thread(target=_exit_with_parent, args=(parent,), name="exit-with-parent", daemon=True).start()

@@ -1,4 +1,4 @@
-"""Laws: how a claim's ``xarray.Dataset`` is judged (DESIGN.md, "Claims, the unit of verification").
+"""Laws: how a claim's ``xarray.Dataset`` is judged (docs/claims.md, docs/statistics.md).
 
 A law reads the claim's Dataset (grid dims x ``replicate`` [x output dims]) and returns a
 :class:`LawResult`. Quantities are given as a variable name or as a callable
@@ -189,10 +189,10 @@ class LogSlope(Law):
         if x.size < 2:
             raise ValueError(f"{self.kind} over '{self.axis}' needs at least two grid points")
         band = self.band()
-        if np.any(samples <= 0):
+        if np.any(np.nanmean(samples, axis=-1) <= 0):  # only replicate means are log-transformed
             return LawResult(float("nan"), (float("nan"), float("nan")), self.claimed(), INCONCLUSIVE,
-                             {"problem": "non-positive values cannot be log-transformed"},
-                             "some replicate means are <= 0: use more sensors/replicates", band)
+                             {"problem": "non-positive replicate means cannot be log-transformed"},
+                             "some replicate means are <= 0: the quantity must be positive on the fitted axis", band)
         fit = stats.slope_fit(x, samples, level)
         iv = fit.interval
         verdict = stats.band_verdict(iv.lo, iv.hi, *band)
@@ -471,7 +471,8 @@ class Comparison(_Resampled):
 
     def claimed(self):
         if isinstance(self.a, Selection) and isinstance(self.b, Selection):
-            A, B = self.a.labels, f"each of {list(self.b.labels)}"
+            b = self.b.labels
+            A, B = self.a.labels, (f"each of {list(b)}" if isinstance(b, tuple) else b)
         else:
             A, B = "A", "B"
         return {"less": f"{A}/{B} <= {self.factor:g}", "greater": f"{A}/{B} >= {self.factor:g}",

@@ -16,6 +16,9 @@ from .store import Store
 
 DEFAULT_ALPHA = 0.01  # family-wise false-fail budget of one `simverify check` run
 NO_BAND = (math.nan, math.nan)  # a law that states no band for its headline estimate
+# Laws whose headline estimate is a ratio judged on the log scale (their intervals are exp of a symmetric
+# interval): calibrate projects misses on that scale, where a ratio band's lower edge 0 is -inf.
+LOG_SCALE_LAWS = frozenset({"Comparison", "LinearRate"})
 
 
 def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: float, path,
@@ -26,7 +29,9 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
         "id": claim.id, "paper": claim.paper, "item": claim.item, "statement": claim.statement,
         "formula": claim.formula, "law": claim.law.kind, "verdict": result.verdict, "expected": claim.expected,
         "estimate": result.estimate, "ci": [float(result.ci[0]), float(result.ci[1])], "claimed": result.claimed,
-        "band": [float(band[0]), float(band[1])], "n_cells": plan.n_cells, "replicates": plan.replicates,
+        "band": [float(band[0]), float(band[1])],
+        "scale": "log" if claim.law.kind in LOG_SCALE_LAWS else "linear",
+        "n_cells": plan.n_cells, "replicates": plan.replicates,
         "elapsed_s": round(elapsed, 3), "store": str(Path(path).resolve()) if path is not None else None,
         "tier": plan.tier, "seed": plan.root_seed, "overrides": dict(overrides or {}), "confidence_level": level,
         "erratum": claim.erratum, "control_of": claim.control_of, "advice": result.advice,
@@ -106,14 +111,19 @@ def _prob_between(a: float, b: float, mu: float, sd: float) -> float:
     return (1.0 if b == math.inf else dist.cdf(b)) - (0.0 if a == -math.inf else dist.cdf(a))
 
 
-def projected_miss(expected: str, band, estimates, cis) -> float:
+def projected_miss(expected: str, band, estimates, cis, scale: str = "linear") -> float:
     """Projected probability that one run's verdict misses ``expected``, from the estimates (N,) and
     intervals (N, 2) seen at N root seeds: the estimate is taken Normal(mu, sd) across seeds and the
     interval estimate +- h, h the mean half-width. CONFIRMED needs the interval inside the band
     [L, U]: miss = 1 - P(L + h <= est <= U - h); REFUTED needs it outside: miss = P(L - h <= est <= U + h).
-    NaN for an INCONCLUSIVE expectation, a law without a band, fewer than 2 seeds or a non-finite estimate."""
+    NaN for an INCONCLUSIVE expectation, a law without a band, fewer than 2 seeds or a non-finite estimate.
+    ``scale="log"``: estimates, intervals and band are ratios, projected on the log scale."""
     est, ci = np.asarray(estimates, dtype=float), np.asarray(cis, dtype=float).reshape(-1, 2)
     lo, hi = (float(b) for b in band)
+    if scale == "log":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            est, ci = np.log(est), np.log(ci)
+            lo, hi = (float(np.log(b)) if b > 0 else (-math.inf if b == 0 else math.nan) for b in (lo, hi))
     if (expected not in (stats.CONFIRMED, stats.REFUTED) or math.isnan(lo) or math.isnan(hi) or est.size < 2
             or not (np.isfinite(est).all() and np.isfinite(ci).all())):
         return math.nan
@@ -130,7 +140,8 @@ def calibration_row(records: list[dict]) -> dict:
     cp = stats.clopper_pearson(misses, runs, 0.95)
     est = [r["estimate"] for r in records]
     projected = (misses / runs if first["expected"] == stats.INCONCLUSIVE
-                 else projected_miss(first["expected"], first["band"], est, [r["ci"] for r in records]))
+                 else projected_miss(first["expected"], first["band"], est, [r["ci"] for r in records],
+                                     first.get("scale", "linear")))
     return {"id": first["id"], "expected": first["expected"], "misses": misses, "runs": runs, "rate": misses / runs,
             "rate_ci95": [cp.lo, cp.hi], "band": first["band"], "estimate_mean": float(np.mean(est)),
             "estimate_sd": float(np.std(est, ddof=1)) if runs > 1 else math.nan,

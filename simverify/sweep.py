@@ -21,7 +21,7 @@ import platform
 import subprocess
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -168,6 +168,7 @@ class Plan:
     root_seed: int
     tasks: list
     code_hash: str
+    overrides: dict = field(default_factory=dict)
 
     @property
     def n_cells(self) -> int:
@@ -358,7 +359,7 @@ def plan(claim: Claim, tier: str, *, replicates: int | None = None, root_seed: i
             key = digest([chash, sweep.measure.__module__, sweep.measure.__qualname__, seed_src, data])
             tasks.append(CellTask(sweep.measure, params, idx, r, entropy, key))
     return Plan(claim, tier, grid.dims(), {k: dict(v) for k, v in grid.zipped.items()}, R, int(root_seed), tasks,
-                chash)
+                chash, dict(overrides or {}))
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -445,7 +446,8 @@ def provenance(p: Plan) -> dict:
             "scipy_version": scipy.__version__, "xarray_version": xr.__version__,
             "python_version": platform.python_version(),
             "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores",
-            "code_hash": p.code_hash, "sweep": p.claim.sweep.name}
+            "code_hash": p.code_hash, "sweep": p.claim.sweep.name,
+            "overrides": json.dumps(normalize(p.overrides, "overrides"), sort_keys=True)}
 
 
 def _output_dims(p: Plan, name: str, value: np.ndarray) -> tuple[str, ...]:

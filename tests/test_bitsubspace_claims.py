@@ -60,7 +60,7 @@ def test_figure6_settings_close_pair_is_one_rayleigh_limit_and_orthogonal():
 
 
 def test_measure_online_starts_both_cold_trackers_from_the_same_subspace(monkeypatch):
-    """The as-printed and corrected trackers are paired: one initial subspace, one sensor stream."""
+    """The as-printed and corrected trackers are paired: both cold starts begin from one initial subspace."""
     import numpy as np
 
     from simverify.solvers import bitsubspace as sol
@@ -84,3 +84,20 @@ def test_measure_online_warm_tracker_is_nan_before_its_warm_start_and_finite_aft
     from theorems.bitsubspace.measures import measure_online
     out = measure_online(np.random.SeedSequence(2), n=8, r=2, m=[50, 300], warm_start=100)
     assert np.isnan(out["nmse_online_warm"][0]) and np.isfinite(out["nmse_online_warm"][1])
+
+
+@pytest.mark.parametrize("claim_id,overrides,needle", [
+    ("bitsubspace.figure6.resolves", {"r_est": 50}, "r_est=50 exceeds"),
+    ("bitsubspace.figure6.resolves", {"setting": ["z"]}, "setting must be one of"),
+    ("bitsubspace.theorem2.all_bits", {"rule": "foo"}, "rule must be one of"),
+    ("bitsubspace.theorem2.all_bits", {"c": -1.0}, "c must be positive"),
+    ("bitsubspace.section5.warm_start", {"warm_start": -3}, "warm_start must be"),
+    ("bitsubspace.section5.warm_start", {"m": [500, 800]}, "warm_start must be"),
+    ("bitsubspace.figure5.online_corrected", {"m": [64000, 32000]}, "strictly increasing"),
+    ("bitsubspace.proposition1.rate_T", {"effrank": [-2.0, 4.0]}, "effective rank"),
+])
+def test_paper_parameters_outside_the_model_are_refused_when_planned(claim_id, overrides, needle):
+    """Values a measure would reject mid-run are refused by the paper's validation at plan time."""
+    from simverify import sweep
+    with pytest.raises(ValueError, match=needle):
+        sweep.plan(registry.get(claim_id), "quick", overrides=overrides)

@@ -77,11 +77,14 @@ def test_set_values_parse_as_json_else_non_finite_float_else_string():
 
 
 # toy.power: fixed n=3 (int) and exponent=2.0 (float), grid axis x (list of floats)
-@pytest.mark.parametrize("assignment", ["exponent=nan", "exponent=abc", "exponent=[2,3]", "x=[]", "n=true"])
-def test_bad_set_value_is_refused_in_one_line_before_any_work(tmp_path, assignment):
+@pytest.mark.parametrize("assignment,needle", [
+    ("exponent=nan", "'exponent' is not finite"), ("exponent=abc", "--set exponent expects a number"),
+    ("exponent=[2,3]", "--set exponent expects a number"), ("x=[]", "--set x expects at least one value"),
+    ("n=true", "--set n expects an integer")])
+def test_bad_set_value_is_refused_in_one_line_before_any_work(tmp_path, assignment, needle):
     store = tmp_path / "s"
     res = cli("check", "toy.power", "--set", assignment, "--scheduler", "serial", "--store", str(store))
-    assert_refused(res, assignment.split("=")[0])
+    assert_refused(res, needle)
     assert not store.exists()
 
 
@@ -361,6 +364,16 @@ def test_projected_miss_of_refuted_is_mass_where_the_interval_touches_the_band()
         st.norm.cdf(1.5 + 0.1, mu, sd))
     assert runner.projected_miss(stats.REFUTED, (1.0, 1.5), est, ci) == pytest.approx(
         st.norm.cdf(1.6, mu, sd) - st.norm.cdf(0.9, mu, sd))
+
+
+def test_projected_miss_of_a_ratio_is_taken_on_the_log_scale_where_zero_is_unreachable():
+    """A ratio law's interval is exp of a symmetric one: a ratio near 3.4 whose intervals reach a factor 1.9 either
+    side never touches the band (0, 1] in log terms (miss ~1e-8), although its linear half-width exceeds 2.4."""
+    g = np.random.default_rng(0)
+    est = 3.4 * np.exp(0.12 * g.standard_normal(20))
+    ci = np.stack([est / 1.9, est * 1.9], 1)
+    assert runner.projected_miss(stats.REFUTED, (0.0, 1.0), est, ci, "log") < 1e-6
+    assert runner.projected_miss(stats.REFUTED, (0.0, 1.0), est, ci, "linear") > 0.1  # the scale matters
 
 
 def test_projected_miss_is_nan_without_a_band_two_seeds_or_a_decisive_expectation():

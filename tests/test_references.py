@@ -4,7 +4,7 @@ import pytest
 
 from simverify.generators import bitsubspace as gen
 from simverify.kernels import rng
-from simverify.kernels.linalg import project_l1_ball, project_psd_fball
+from simverify.kernels.linalg import project_l1_ball, project_psd_fball, sparse_set_admm
 from simverify.kernels.sensing import (
     accumulate_rank_two,
     bit_error_counts,
@@ -180,6 +180,41 @@ def test_project_psd_fball_is_the_nearest_point_of_the_set():
             Z = X @ X.T
             Z /= max(1.0, np.linalg.norm(Z)) / g.uniform(0, 1)
             assert np.sum((M - P) * (Z - P)) <= 36 * EPS * np.abs(M).max() ** 2
+
+
+def _l1_ball_reference(v, radius):
+    """Projection onto {||x||_1 <= radius} by sorting (Duchi et al. 2008), written out in NumPy."""
+    if np.abs(v).sum() <= radius:
+        return v.copy()
+    u = np.sort(np.abs(v))[::-1]
+    k = np.arange(1, u.size + 1)
+    theta = (np.cumsum(u) - radius) / k
+    return np.sign(v) * np.maximum(np.abs(v) - theta[u - theta > 0][-1], 0.0)
+
+
+def _psd_fball_reference(M):
+    w, V = np.linalg.eigh((M + M.T) / 2)
+    w = np.maximum(w, 0.0)
+    return (V * (w / max(1.0, np.linalg.norm(w)))) @ V.T
+
+
+def test_sparse_set_admm_equals_numpy_admm_iterates():
+    """The ADMM of Section 4's sparse set, S = P_psd,F(Z - (Y - J)/rho), Z = P_l1(S + Y/rho), Y += rho (S - Z),
+    written out in NumPy: both run 40 iterations (tol 0, no early stop) and agree to accumulated rounding (the
+    ADMM map is non-expansive, so per-step rounding differences of ~n eps add up at most linearly)."""
+    g = np.random.default_rng(10)
+    n, radius, rho, iterations = 8, 2.0, 1.0, 40
+    u = np.zeros(n)
+    u[:3] = 1 / np.sqrt(3)
+    X = g.standard_normal((n, n))
+    J = np.outer(u, u) + 0.05 * (X + X.T)
+    Z, Y = np.zeros((n, n)), np.zeros((n, n))
+    for _ in range(iterations):
+        S = _psd_fball_reference(Z - (Y - J) / rho)
+        Z = _l1_ball_reference((S + Y / rho).ravel(), radius).reshape(n, n)
+        Y = Y + rho * (S - Z)
+    got = sparse_set_admm(J, radius, iterations, rho, 0.0)
+    assert np.abs(got - Z).max() <= iterations * n * n * EPS * np.abs(J).max()
 
 
 def test_standard_normal_is_numpy_streams_of_spawned_children_chunk_by_chunk():

@@ -1,5 +1,6 @@
 """Sweeps: parameter binding, --set checks, planning against the law, cache keys from the
 code a measure runs and from data files, array outputs, provenance."""
+import json
 import pickle
 import re
 import subprocess
@@ -356,6 +357,15 @@ def test_provenance_records_scipy_version_and_the_checkout_commit(tmp_path):
     head = head.stdout.strip()
     assert ds.attrs["scipy_version"] == scipy.__version__
     assert ds.attrs["git_commit"] == head and len(head) == 40
+
+
+def test_provenance_records_the_overrides_of_the_run(tmp_path):
+    p = sweep.plan(power_claim(), "quick", overrides={"exponent": 1.5})
+    ds = sweep.assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
+    assert json.loads(ds.attrs["overrides"]) == {"exponent": 1.5}
+    q = sweep.plan(power_claim(), "quick")
+    plain = sweep.assemble(q, sweep.run_tasks(q.tasks, Store(tmp_path), SerialExecutor()))
+    assert json.loads(plain.attrs["overrides"]) == {}
 
 
 @pytest.fixture

@@ -56,6 +56,33 @@ def validate(p: dict) -> None:
         raise ValueError(f"v_distribution must be 'gaussian' or 'laplace', got {p['v_distribution']!r}")
     if p.get("tracker", "corrected") not in ("printed", "corrected"):
         raise ValueError(f"tracker must be 'printed' or 'corrected', got {p['tracker']!r}")
+    _validate_choices_and_ranges(p)
+
+
+def _validate_choices_and_ranges(p: dict) -> None:
+    """The remaining parameters: choices, positive reals, checkpoint lists, the tracker's sizes."""
+    choices = {"rule": ("printed", "corrected"), "setting": ("a", "b", "c")}
+    for name, allowed in choices.items():
+        if name in p and p[name] not in allowed:
+            raise ValueError(f"parameter {name} must be one of {list(allowed)}, got {p[name]!r}")
+    for name in ("c", "sparsity_level"):
+        if name in p and not p[name] > 0:
+            raise ValueError(f"parameter {name} must be positive, got {p[name]!r}")
+    if "effrank" in p and not p["effrank"] >= 1:
+        raise ValueError(f"effective rank Tr(Sigma)/||Sigma||_F must be >= 1, got {p['effrank']!r}")
+    if "noise_var" in p and not p["noise_var"] >= 0:
+        raise ValueError(f"noise variance must be >= 0, got {p['noise_var']!r}")
+    if "bit_agreement" in p and not 0 < p["bit_agreement"] <= 1:
+        raise ValueError(f"bit agreement 1 - 2 eps must lie in (0, 1], got {p['bit_agreement']!r}")
+    if "r_est" in p and "n" in p and p["r_est"] > p["n"]:
+        raise ValueError(f"tracked rank r_est={p['r_est']} exceeds dimension n={p['n']}")
+    checkpoints = p.get("m")
+    if isinstance(checkpoints, list) and any(b <= a for a, b in zip(checkpoints, checkpoints[1:])):
+        raise ValueError(f"checkpoints m must be strictly increasing, got {checkpoints}")
+    if "warm_start" in p:
+        w, last = p["warm_start"], max(checkpoints) if isinstance(checkpoints, list) else checkpoints
+        if not isinstance(w, int) or isinstance(w, bool) or w < 0 or (last is not None and w >= last):
+            raise ValueError(f"warm_start must be an integer in [0, largest m = {last}), got {w!r}")
 
 
 PAPER = Paper("bitsubspace", "Chi (2018), Subspace Learning From Bits", validate=validate)
