@@ -38,13 +38,19 @@ def surrogate_matrix(model: SensingModel, m: int, seed) -> np.ndarray:
     return total / m
 
 
-def truncated_evd(J: np.ndarray, r: int) -> np.ndarray:
-    """U_hat (n, r): eigenvectors of the r largest (algebraic) eigenvalues of Hermitian J."""
-    n = J.shape[0]
+def _check_rank_and_entries(M: np.ndarray, r: int, what: str) -> int:
+    """n of the (n, n) matrix M after checking 0 < r <= n and finite entries (ValueError otherwise)."""
+    n = M.shape[0]
     if not (0 < r <= n):
         raise ValueError(f"rank r={r} must lie in 1..n={n}")
-    if not np.all(np.isfinite(J)):
-        raise ValueError("surrogate matrix has non-finite entries")
+    if not np.all(np.isfinite(M)):
+        raise ValueError(f"{what} has non-finite entries")
+    return n
+
+
+def truncated_evd(J: np.ndarray, r: int) -> np.ndarray:
+    """U_hat (n, r): eigenvectors of the r largest (algebraic) eigenvalues of Hermitian J."""
+    _check_rank_and_entries(J, r, "surrogate matrix")
     _, V = np.linalg.eigh(J)
     return V[:, ::-1][:, :r].copy()
 
@@ -106,11 +112,7 @@ def top_eigenvectors(S: np.ndarray, r: int) -> np.ndarray:
     and thread counts choose differently, so they are left out. k = 0 when S has no positive
     eigenvalue above the tolerance.
     """
-    n = S.shape[0]
-    if not (0 < r <= n):
-        raise ValueError(f"rank r={r} must lie in 1..n={n}")
-    if not np.all(np.isfinite(S)):
-        raise ValueError("estimate has non-finite entries")
+    n = _check_rank_and_entries(S, r, "estimate")
     w, V = np.linalg.eigh(S)
     tol = n * np.finfo(float).eps * np.abs(w).max()
     top = np.arange(n - 1, n - 1 - r, -1)
