@@ -1,0 +1,116 @@
+"""Shared pieces of the laws: the :class:`Law` base, :class:`LawResult`, quantities, rhs
+helpers, verdict combination and the deciding cell, advice.
+
+A law reads the claim's Dataset (grid dims x ``replicate`` [x output dims]) and returns a
+:class:`LawResult`. Quantities are given as a variable name or as a callable
+``ds -> DataArray`` so that a control may change only the law (for example a wrong
+constant) and reuse the same cached simulation.
+
+Before any simulation runs, the planner calls ``law.check_plan(coords)`` with every dim the
+Dataset will have mapped to its coordinate values, and refuses fewer replicates than
+``law.min_replicates``. A law cannot know which dims a quantity given by name or callable
+carries, so ``check_plan`` checks only the dims the law names itself: the swept axis of a
+slope law, the ``item`` dim of an item bootstrap, and the dim and labels of
+:meth:`Comparison.against`.
+"""
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import xarray as xr
+
+from .. import stats
+from ..stats import CONFIRMED, INCONCLUSIVE, REFUTED
+
+REPLICATE, ITEM = "replicate", "item"
+NO_BAND = (float("nan"), float("nan"))
+
+
+def quantity(ds: xr.Dataset, spec: str | Callable[[xr.Dataset], xr.DataArray]) -> xr.DataArray:
+    """Evaluate a quantity spec (variable name or callable ``ds -> DataArray``) on a Dataset."""
+    return ds[spec] if isinstance(spec, str) else spec(ds)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+
+def _check_rhs(kind: str, rhs) -> None:
+    """A right-hand side is a real number, a variable name or a callable ``ds -> DataArray``."""
+    if not (_is_number(rhs) or isinstance(rhs, str) or callable(rhs)):
+        raise TypeError(f"{kind}: rhs must be a real number, a variable name or a callable, got {type(rhs).__name__}")
+
+
+def _rhs(ds: xr.Dataset, spec, like: xr.DataArray) -> xr.DataArray:
+    """The rhs as a DataArray: a constant shaped like ``like``, or the quantity ``spec``."""
+    return xr.full_like(like, float(spec), dtype=float) if _is_number(spec) else quantity(ds, spec)
+
+
+@dataclass
+class LawResult:
+    """What a law concluded: the estimate, its interval, the claimed value, the verdict, and
+    ``band``, the allowed band on the estimate's own scale (what ``calibrate`` projects)."""
+    estimate: float
+    ci: tuple[float, float]
+    claimed: str
+    verdict: str
+    detail: dict = field(default_factory=dict)
+    advice: str = ""
+    band: tuple[float, float] = NO_BAND
+
+
+def _combine(verdicts: Sequence[str]) -> str:
+    if REFUTED in verdicts:
+        return REFUTED
+    if all(v == CONFIRMED for v in verdicts):
+        return CONFIRMED
+    return INCONCLUSIVE
+
+
+def _deciding(verdicts: Sequence[str], badness: Sequence[float]) -> tuple[str, int]:
+    """Combined verdict and the cell that decides it: the worst cell (largest ``badness``)
+    among those whose own verdict equals the combined one, so the headline interval and the
+    advice always describe a cell that produced the verdict."""
+    verdict = _combine(verdicts)
+    bad = np.nan_to_num(np.asarray(badness, dtype=float), nan=-np.inf)
+    cells = [i for i, v in enumerate(verdicts) if v == verdict]
+    return verdict, max(cells, key=lambda i: bad[i])
+
+
+def _advice(estimate, lo, hi, band_lo, band_hi, replicates) -> str:
+    if replicates < 2:
+        return "one replicate gives no interval: use at least 2"
+    if not np.isfinite(estimate):
+        return "no finite estimate: too few usable values along the swept axis"
+    need = stats.replicates_to_decide(estimate, lo, hi, band_lo, band_hi, replicates)
+    return f"interval too wide: about {need} replicates (now {replicates}) would decide" if need else \
+        "estimate sits on the band edge: a larger grid along the swept axis would decide"
+
+
+def _require_dim(kind: str, coords: Mapping[str, Sequence], dim: str) -> list:
+    if dim not in coords:
+        raise ValueError(f"{kind} needs dim '{dim}', the planned Dataset has only {sorted(coords)}")
+    return list(coords[dim])
+
+
+class Law:
+    """Base class. ``kind`` names the law family; ``claimed()`` the statement in numbers;
+    ``min_replicates`` the fewest replicates the planner accepts."""
+    kind = "Law"
+    min_replicates: int = 2
+
+    def evaluate(self, ds: xr.Dataset, level: float) -> LawResult:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def claimed(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def check_plan(self, coords: Mapping[str, Sequence]) -> None:
+        """Raise ValueError when the planned dims/coords (dim -> values) cannot support the law."""
+
+
+def _py(v):
+    return v.item() if hasattr(v, "item") else v
