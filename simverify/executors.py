@@ -124,10 +124,33 @@ class ProcessExecutor(Executor):
     def close(self, abort: bool = False) -> None:
         """Wait for the submitted tasks; ``abort``: cancel them and terminate the workers (their running
         cells are lost, and nothing of theirs is half-written: workers never write the store)."""
-        if abort:
-            for proc in list((getattr(self.pool, "_processes", None) or {}).values()):
-                proc.terminate()
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        if not abort:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            return
+        _silence_thread(getattr(self.pool, "_executor_manager_thread", None))
+        procs = list((getattr(self.pool, "_processes", None) or {}).values())
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:  # a worker killed while it held the call queue's lock could block a waiting
+            proc.join(timeout=2.0)  # shutdown forever: kill what is left, then do not wait
+            if proc.is_alive():
+                proc.kill()
+        try:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+        except Exception:  # the pool is broken by the terminated workers: nothing left to release
+            pass
+
+
+def _silence_thread(thread) -> None:
+    """Drop the traceback that ``thread`` (the pool's manager) prints when aborted workers break its
+    pipes; exceptions of every other thread still reach the previous hook."""
+    previous = threading.excepthook
+
+    def hook(args):
+        if args.thread is not thread:
+            previous(args)
+    if thread is not None:
+        threading.excepthook = hook
 
 
 class DaskExecutor(Executor):
