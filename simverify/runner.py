@@ -16,9 +16,6 @@ from .store import Store
 
 DEFAULT_ALPHA = 0.01  # family-wise false-fail budget of one `simverify check` run
 NO_BAND = (math.nan, math.nan)  # a law that states no band for its headline estimate
-# Laws whose headline estimate is a ratio judged on the log scale (their intervals are exp of a symmetric
-# interval): calibrate projects misses on that scale, where a ratio band's lower edge 0 is -inf.
-LOG_SCALE_LAWS = frozenset({"Comparison", "LinearRate"})
 
 
 def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: float, path,
@@ -30,7 +27,7 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
         "formula": claim.formula, "law": claim.law.kind, "verdict": result.verdict, "expected": claim.expected,
         "estimate": result.estimate, "ci": [float(result.ci[0]), float(result.ci[1])], "claimed": result.claimed,
         "band": [float(band[0]), float(band[1])],
-        "scale": "log" if claim.law.kind in LOG_SCALE_LAWS else "linear",
+        "scale": result.scale,  # "log": a ratio; calibrate projects misses in logs, where the edge 0 is -inf
         "n_cells": plan.n_cells, "replicates": plan.replicates,
         "elapsed_s": round(elapsed, 3), "store": str(Path(path).resolve()) if path is not None else None,
         "tier": plan.tier, "seed": plan.root_seed, "overrides": dict(overrides or {}), "confidence_level": level,

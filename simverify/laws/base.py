@@ -1,17 +1,7 @@
 """Shared pieces of the laws: the :class:`Law` base, :class:`LawResult`, quantities, rhs
 helpers, verdict combination and the deciding cell, advice.
 
-A law reads the claim's Dataset (grid dims x ``replicate`` [x output dims]) and returns a
-:class:`LawResult`. Quantities are given as a variable name or as a callable
-``ds -> DataArray`` so that a control may change only the law (for example a wrong
-constant) and reuse the same cached simulation.
-
-Before any simulation runs, the planner calls ``law.check_plan(coords)`` with every dim the
-Dataset will have mapped to its coordinate values, and refuses fewer replicates than
-``law.min_replicates``. A law cannot know which dims a quantity given by name or callable
-carries, so ``check_plan`` checks only the dims the law names itself: the swept axis of a
-slope law, the ``item`` dim of an item bootstrap, and the dim and labels of
-:meth:`Comparison.against`.
+What a law is and how the planner uses it: see the package docstring (:mod:`simverify.laws`).
 """
 from __future__ import annotations
 
@@ -52,7 +42,8 @@ def _rhs(ds: xr.Dataset, spec, like: xr.DataArray) -> xr.DataArray:
 @dataclass
 class LawResult:
     """What a law concluded: the estimate, its interval, the claimed value, the verdict, and
-    ``band``, the allowed band on the estimate's own scale (what ``calibrate`` projects)."""
+    ``band``, the allowed band on the estimate's own scale (what ``calibrate`` projects);
+    ``scale="log"`` for a ratio whose interval is exp of a symmetric one (projected in logs)."""
     estimate: float
     ci: tuple[float, float]
     claimed: str
@@ -60,6 +51,7 @@ class LawResult:
     detail: dict = field(default_factory=dict)
     advice: str = ""
     band: tuple[float, float] = NO_BAND
+    scale: str = "linear"
 
 
 def _combine(verdicts: Sequence[str]) -> str:

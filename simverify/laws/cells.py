@@ -244,7 +244,7 @@ class Comparison(_Resampled):
             advice = _advice(np.log(w["ratio"]), np.log(w["lo"]), np.log(w["hi"]), *band, sa.shape[-1]) \
                 if verdict == INCONCLUSIVE else ""
         return LawResult(w["ratio"], (w["lo"], w["hi"]), self.claimed(), verdict, {"cells": rows, "worst_cell": worst},
-                         advice, (float(np.exp(band[0])), float(np.exp(band[1]))))
+                         advice, (float(np.exp(band[0])), float(np.exp(band[1]))), scale="log")
 
     def claimed(self):
         if isinstance(self.a, Selection) and isinstance(self.b, Selection):

@@ -124,7 +124,7 @@ class LinearRate(Law):
         lo, hi = res.ci
         res.estimate, res.ci = float(np.exp(res.estimate)), (float(np.exp(lo)), float(np.exp(hi)))
         res.band = (0.0, float(np.exp(res.band[1])))
-        res.claimed = self.claimed()
+        res.claimed, res.scale = self.claimed(), "log"
         return res
 
     def claimed(self):
