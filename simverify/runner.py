@@ -15,13 +15,12 @@ from .claims import Claim
 from .store import Store
 
 DEFAULT_ALPHA = 0.01  # family-wise false-fail budget of one `simverify check` run
-NO_BAND = (math.nan, math.nan)  # a law that states no band for its headline estimate
 
 
 def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: float, path,
                overrides: dict | None = None) -> dict:
     """The verdict record (the JSON contract of ``check --json``); ``path`` is the stored Dataset or None."""
-    band = getattr(result, "band", None) or NO_BAND
+    band = result.band
     return {
         "id": claim.id, "paper": claim.paper, "item": claim.item, "statement": claim.statement,
         "formula": claim.formula, "law": claim.law.kind, "verdict": result.verdict, "expected": claim.expected,
