@@ -17,10 +17,24 @@ from .store import Store
 DEFAULT_ALPHA = 0.01  # family-wise false-fail budget of one `simverify check` run
 
 
+def run_info(plan: sweep.Plan, alpha: float, checks: int, replicates: int | None, started: str) -> dict:
+    """What identifies a run (everything that can change a verdict) and when it started."""
+    return {"tier": plan.tier, "seed": plan.root_seed, "replicates": replicates,
+            "overrides": sweep.normalize(dict(plan.overrides), "overrides"), "alpha": alpha, "checks": checks,
+            "started": started}
+
+
+def run_key(run: dict) -> str:
+    """12 hex digits naming a run: its run_info without the start time."""
+    return sweep.digest({k: v for k, v in run.items() if k != "started"}, 6)
+
+
 def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: float, path,
-               overrides: dict | None = None) -> dict:
-    """The verdict record (the JSON contract of ``check --json``); ``path`` is the stored Dataset or None."""
+               overrides: dict | None = None, run: dict | None = None, root: Path | None = None) -> dict:
+    """The verdict record (the JSON contract of ``check --json``); ``path`` is the stored Dataset or None,
+    ``root`` the store root it lies under, ``run`` the run_info."""
     band = result.band
+    run = run or run_info(plan, DEFAULT_ALPHA, 1, None, _now())
     return {
         "id": claim.id, "paper": claim.paper, "item": claim.item, "statement": claim.statement,
         "formula": claim.formula, "law": claim.law.kind, "verdict": result.verdict, "expected": claim.expected,
@@ -31,8 +45,15 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
         "elapsed_s": round(elapsed, 3), "store": str(Path(path).resolve()) if path is not None else None,
         "tier": plan.tier, "seed": plan.root_seed, "overrides": dict(overrides or {}), "confidence_level": level,
         "erratum": claim.erratum, "control_of": claim.control_of, "advice": result.advice,
-        "detail": result.detail, "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        "detail": result.detail, "finished": _now(),
+        "run": run, "run_key": run_key(run), "provenance": {"date": _now(), **sweep.software()},
+        "dataset": (Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+                    if path is not None and root is not None else None),
     }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def check_alpha(alpha: float) -> None:
@@ -59,6 +80,8 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
     if plans is None:
         plans = plan_all(claims, tier, root_seed=root_seed, replicates=replicates, overrides=overrides)
     level = stats.bonferroni(1.0 - alpha, len(claims))
+    started = _now()
+    runs = [run_info(p, alpha, len(claims), replicates, started) for p in plans]
     keys = [{t.key for t in p.tasks} for p in plans]
     owners: dict[str, list[int]] = {}
     for i, plan_keys in enumerate(keys):
@@ -76,19 +99,20 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
             missing[i] -= 1
             if missing[i] == 0:
                 records[i] = _evaluate(claims[i], plans[i], results, store if save else None, level, compute[i],
-                                       overrides)
+                                       overrides, runs[i])
     return records
 
 
 def _evaluate(claim: Claim, plan: sweep.Plan, results: dict, store: Store | None, level: float, compute: float,
-              overrides: dict | None) -> dict:
+              overrides: dict | None, run: dict) -> dict:
     """Assemble, judge and (with a store) save one claim. elapsed_s = compute seconds of the cells this
     run simulated for it (shared cells count for every claim using them) + its evaluation."""
     t0 = time.perf_counter()
     ds = sweep.assemble(plan, results)
     result = claim.law.evaluate(ds, level)
     path = store.save_dataset(ds, claim.id, plan.tier, plan.digest) if store is not None else None
-    rec = record_for(claim, result, plan, level, compute + time.perf_counter() - t0, path, overrides)
+    rec = record_for(claim, result, plan, level, compute + time.perf_counter() - t0, path, overrides, run,
+                     store.root if store is not None else None)
     if store is not None:
         store.save_result(rec)
     return rec
@@ -158,4 +182,26 @@ def calibrate(claims: list[Claim], tier: str, store: Store, executor, *, root_se
             runs[i].append(rec)
         if progress:
             progress(s + 1, seeds)
-    return [calibration_row(r) for r in runs]
+    rows = with_power([calibration_row(r) for r in runs], runs)
+    store.save_calibration(tier, rows, {"seeds": seeds, "root_seed": root_seed, "alpha": alpha, "date": _now(),
+                                        "checks": len(claims), "git_commit": sweep.software()["git_commit"]})
+    return rows
+
+
+def with_power(rows: list[dict], runs: list[list[dict]]) -> list[dict]:
+    """Each claim's row gains its power against its negative control(s) in the same calibration: the
+    fraction of root seeds at which the control came out as expected (the least of several controls),
+    with its 95% Clopper-Pearson interval; None when no control of it was run."""
+    power: dict[str, tuple[int, int]] = {}
+    for recs in runs:
+        parent = recs[0].get("control_of")
+        if parent:
+            hits = sum(r["verdict"] == r["expected"] for r in recs)
+            if parent not in power or hits / len(recs) < power[parent][0] / power[parent][1]:
+                power[parent] = (hits, len(recs))
+    for row in rows:
+        hits, n = power.get(row["id"], (None, None))
+        cp = stats.clopper_pearson(hits, n, 0.95) if n else None
+        row["power"] = hits / n if n else None
+        row["power_ci95"] = [cp.lo, cp.hi] if cp else None
+    return rows

@@ -2,9 +2,11 @@
 
 Layout under the store root::
 
+    FORMAT                      {"format": 2, "written_by": version}: refused when another format
     cells/ab/<key>.npz          one (cell, replicate) result, key = hash(code, sweep, params, seed, replicate)
     datasets/<claim>/<tier>-<hash>.nc   the assembled xarray Dataset (NetCDF3, written with scipy)
-    results/<claim>.<tier>.json         the latest verdict record
+    results/<claim>/<tier>-<run_key>.json   the verdict record of one run (every run kept)
+    calibration/<tier>.json     the latest calibration row of each claim calibrated at that tier
 
 Every file is written to a temporary name in the same directory and renamed into place,
 so a crash or a concurrent writer never leaves a half-written file that is read later;
@@ -25,6 +27,11 @@ from pathlib import Path
 import numpy as np
 
 DEFAULT_STORE = "simverify-store"
+FORMAT = 2  # the store layout this code reads and writes
+
+
+class IncompatibleStore(ValueError):
+    """The store was written by a simverify with another layout."""
 
 
 def default_store() -> Path:
@@ -96,6 +103,35 @@ class Store:
         """Raise ValueError (one line) unless files can be created under the root (see check_writable)."""
         check_writable(self.root, "store")
 
+    def format(self) -> int | None:
+        """The layout number of this store: FORMAT's, 1 for a store of the first layout (no FORMAT file
+        but content), None for an absent or empty directory."""
+        marker = self.root / "FORMAT"
+        if marker.exists():
+            try:
+                return int(json.loads(marker.read_text())["format"])
+            except (OSError, ValueError, KeyError, TypeError):
+                return -1
+        if self.root.is_dir() and any(p.name in ("cells", "datasets", "results") for p in self.root.iterdir()):
+            return 1
+        return None
+
+    def check_compatible(self) -> None:
+        """Raise IncompatibleStore (one line) unless the store is empty or of this code's layout."""
+        found = self.format()
+        if found not in (None, FORMAT):
+            what = "an unreadable FORMAT file" if found == -1 else f"layout {found}"
+            raise IncompatibleStore(f"store {self.root} has {what}, this simverify reads layout {FORMAT}: "
+                                    "use another --store, or move this one away")
+
+    def _mark(self) -> None:
+        """Write FORMAT once (atomically; concurrent writers write the same bytes)."""
+        marker = self.root / "FORMAT"
+        if not marker.exists():
+            from . import __version__
+            text = json.dumps({"format": FORMAT, "written_by": __version__})
+            atomic_write(marker, lambda tmp: Path(tmp).write_text(text + "\n"))
+
     # cells -------------------------------------------------------------------------
     def cell_path(self, key: str) -> Path:
         return self.root / "cells" / key[:2] / f"{key}.npz"
@@ -115,9 +151,11 @@ class Store:
             warnings.warn(f"ignoring unreadable cache file {path} ({exc}); the cell is recomputed", stacklevel=2)
             return None
 
-    def save_cell(self, key: str, outputs: dict) -> None:
+    def save_cell(self, key: str, outputs: dict, origin: dict | None = None) -> None:
+        """Store one cell; ``origin`` ({"sweep", "code_hash"}) lets ``cache info`` attribute it."""
+        self._mark()
         arrays = {k: np.asarray(v) for k, v in outputs.items()}
-        meta = json.dumps({"key": key, "outputs": sorted(arrays)})
+        meta = json.dumps({"key": key, "outputs": sorted(arrays), **(origin or {})})
 
         def write(tmp):
             with open(tmp, "wb") as fh:
@@ -129,23 +167,48 @@ class Store:
         return self.root / "datasets" / claim_id / f"{tier}-{digest[:16]}.nc"
 
     def save_dataset(self, ds, claim_id: str, tier: str, digest: str) -> Path:
+        self._mark()
         path = self.dataset_path(claim_id, tier, digest)
         atomic_write(path, lambda tmp: ds.to_netcdf(tmp, engine=NETCDF_ENGINE))
         return path
 
-    def result_path(self, claim_id: str, tier: str) -> Path:
-        return self.root / "results" / f"{claim_id}.{tier}.json"
+    def result_path(self, claim_id: str, tier: str, run_key: str) -> Path:
+        return self.root / "results" / claim_id / f"{tier}-{run_key}.json"
 
     def save_result(self, record: dict) -> Path:
-        path = self.result_path(record["id"], record["tier"])
+        """Store a verdict record under its claim, tier and run (a rerun of the same run replaces it)."""
+        self._mark()
+        path = self.result_path(record["id"], record["tier"], record["run_key"])
         text = json.dumps(record, indent=1, default=_json_default)
         atomic_write(path, lambda tmp: Path(tmp).write_text(text))
         return path
 
+    def calibration_path(self, tier: str) -> Path:
+        return self.root / "calibration" / f"{tier}.json"
+
+    def save_calibration(self, tier: str, rows: list[dict], meta: dict) -> Path:
+        """Merge ``rows`` (one per claim, each stamped with ``meta``) into the tier's calibration file."""
+        self._mark()
+        merged = self.read_calibration(tier)
+        merged.update({r["id"]: {**r, **meta} for r in rows})
+        text = json.dumps(list(merged.values()), indent=1, default=_json_default)
+        path = self.calibration_path(tier)
+        atomic_write(path, lambda tmp: Path(tmp).write_text(text))
+        return path
+
+    def read_calibration(self, tier: str) -> dict[str, dict]:
+        """Claim id -> its latest calibration row at ``tier`` ({} when none or unreadable)."""
+        try:
+            rows = json.loads(self.calibration_path(tier).read_text())
+            return {r["id"]: r for r in rows if isinstance(r, dict) and "id" in r}
+        except (OSError, ValueError, TypeError):
+            return {}
+
     def read_results(self) -> tuple[list[tuple[Path, dict]], list[tuple[Path, str]]]:
-        """(path, record) for each stored verdict record, and (path, reason) for each file that is not one."""
+        """(path, record) for each stored verdict record (every run), and (path, reason) for each file
+        that is not one."""
         records, bad = [], []
-        for path in sorted((self.root / "results").glob("*.json")):
+        for path in sorted((self.root / "results").glob("*/*.json")):
             try:
                 rec = json.loads(path.read_text())
                 if not isinstance(rec, dict) or not {"id", "tier"} <= rec.keys():
@@ -154,6 +217,24 @@ class Store:
             except (OSError, ValueError) as exc:
                 bad.append((path, " ".join(str(exc).split())))
         return records, bad
+
+
+def select_rows(records: list[dict], tier: str | None = None) -> list[dict]:
+    """One record per (claim, tier): the latest run without ``--set`` overrides if there is one, else
+    the latest run; ``tier`` keeps that tier only. Records keep the order they are given in."""
+    chosen: dict[tuple[str, str], dict] = {}
+    for rec in records:
+        if tier is not None and rec.get("tier") != tier:
+            continue
+        key = (rec["id"], rec["tier"])
+        old = chosen.get(key)
+        if old is None or _preference(rec) > _preference(old):
+            chosen[key] = rec
+    return [r for r in records if chosen.get((r["id"], r["tier"])) is r]
+
+
+def _preference(rec: dict) -> tuple[bool, str]:
+    return (not rec.get("overrides"), str(rec.get("finished", "")))
 
 
 def _json_default(o):

@@ -155,6 +155,8 @@ class CellTask:
     replicate: int
     entropy: int
     key: str
+    sweep: str = ""      # origin of the cell, stored beside it (what `cache info` attributes it to)
+    code_hash: str = ""
 
 
 @dataclass
@@ -357,7 +359,7 @@ def plan(claim: Claim, tier: str, *, replicates: int | None = None, root_seed: i
             seed_src = [sweep.name, params, r, int(root_seed)]
             entropy = int(digest(seed_src, 16), 16)
             key = digest([chash, sweep.measure.__module__, sweep.measure.__qualname__, seed_src, data])
-            tasks.append(CellTask(sweep.measure, params, idx, r, entropy, key))
+            tasks.append(CellTask(sweep.measure, params, idx, r, entropy, key, sweep.name, chash))
     return Plan(claim, tier, grid.dims(), {k: dict(v) for k, v in grid.zipped.items()}, R, int(root_seed), tasks,
                 chash, dict(overrides or {}))
 
@@ -398,7 +400,7 @@ def iter_results(tasks: Iterable[CellTask], store, executor,
     for key, out in cached.items():  # workers already run the missing cells meanwhile
         yield key, out, 0.0
     for done, (task, (out, seconds)) in enumerate(finished, 1):
-        store.save_cell(task.key, out)
+        store.save_cell(task.key, out, {"sweep": task.sweep, "code_hash": task.code_hash})
         if progress:
             progress(done, total)
         yield task.key, out, seconds
@@ -435,17 +437,23 @@ def git_commit() -> str:
     return COMMIT
 
 
-def provenance(p: Plan) -> dict:
+@functools.lru_cache(maxsize=1)
+def software() -> dict:
+    """What ran, independent of the run: package versions, the commit and the machine."""
     import numba
     import scipy
 
     from . import __version__
-    return {"claim_id": p.claim.id, "paper": p.claim.paper, "item": p.claim.item, "tier": p.tier,
-            "root_seed": p.root_seed, "replicates": p.replicates, "simverify_version": __version__,
-            "git_commit": git_commit(), "numba_version": numba.__version__, "numpy_version": np.__version__,
-            "scipy_version": scipy.__version__, "xarray_version": xr.__version__,
+    return {"simverify_version": __version__, "git_commit": git_commit(), "numba_version": numba.__version__,
+            "numpy_version": np.__version__, "scipy_version": scipy.__version__, "xarray_version": xr.__version__,
             "python_version": platform.python_version(),
-            "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores",
+            "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores"}
+
+
+def provenance(p: Plan) -> dict:
+    """The Dataset's attrs: the claim, the run (tier, root seed, replicates, overrides) and software()."""
+    return {"claim_id": p.claim.id, "paper": p.claim.paper, "item": p.claim.item, "tier": p.tier,
+            "root_seed": p.root_seed, "replicates": p.replicates, **software(),
             "code_hash": p.code_hash, "sweep": p.claim.sweep.name,
             "overrides": json.dumps(normalize(p.overrides, "overrides"), sort_keys=True)}
 

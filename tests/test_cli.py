@@ -156,7 +156,7 @@ def test_store_files_honour_the_umask(tmp_path, umask, mode):
     store = tmp_path / "s"
     res = cli("check", "toy.power", "--scheduler", "serial", "--store", str(store), umask=umask)
     assert res.returncode == 0, res.stderr
-    files = [next(store.glob("cells/*/*.npz")), next(store.glob("datasets/*/*.nc")), next(store.glob("results/*"))]
+    files = [next(store.glob(pattern)) for pattern in ("cells/*/*.npz", "datasets/*/*.nc", "results/*/*.json")]
     assert [oct(stat.S_IMODE(f.stat().st_mode)) for f in files] == [oct(mode)] * 3
 
 
@@ -178,7 +178,9 @@ def test_report_from_another_directory_draws_the_figures(tmp_path):
     assert cli("check", "toy.power", "--scheduler", "serial", "--store", "s", cwd=tmp_path / "a").returncode == 0
     res = cli("report", "--store", str(tmp_path / "a" / "s"), "--out", "rep", cwd=tmp_path / "b")
     assert res.returncode == 0, res.stderr
-    assert "data:image/png;base64," in (tmp_path / "b" / "rep" / "report.html").read_text()
+    page = (tmp_path / "b" / "rep" / "claims" / "toy.power.html").read_text()
+    assert "src='../figures/toy.power.png'" in page
+    assert (tmp_path / "b" / "rep" / "figures" / "toy.power.png").read_bytes().startswith(b"\x89PNG")
 
 
 # --- reports -----------------------------------------------------------------------------------------
@@ -189,11 +191,13 @@ def test_report_names_unreadable_files_and_reports_the_rest(tmp_path):
                "--store", str(store)).returncode == 0
     bad_dataset = next(store.glob("datasets/toy.power/*.nc"))
     bad_dataset.write_bytes(b"garbage")
-    bad_json = store / "results" / "zzz.quick.json"
+    for name in ("zzz", "yyy", "xxx"):
+        (store / "results" / name).mkdir()
+    bad_json = store / "results" / "zzz" / "quick-0.json"
     bad_json.write_text("{not json")
-    not_a_record = store / "results" / "yyy.quick.json"
+    not_a_record = store / "results" / "yyy" / "quick-0.json"
     not_a_record.write_text("[1, 2]")
-    incomplete = store / "results" / "xxx.quick.json"
+    incomplete = store / "results" / "xxx" / "quick-0.json"
     incomplete.write_text('{"id": "xxx", "tier": "quick"}')
     res = cli("report", "--store", str(store), "--out", str(out))
     assert res.returncode == 0, res.stderr
@@ -201,18 +205,20 @@ def test_report_names_unreadable_files_and_reports_the_rest(tmp_path):
     assert len(warnings) == 4
     for path in (bad_dataset, bad_json, not_a_record, incomplete):
         assert sum(str(path) in w for w in warnings) == 1
-    md, page = (out / "report.md").read_text(), (out / "report.html").read_text()
+    md, page = (out / "report.md").read_text(), (out / "index.html").read_text()
     for path in (bad_dataset, bad_json, not_a_record, incomplete):
         assert str(path) in md and str(path) in page
     assert "`toy.power`" in md and "`toy.power~wrong_exponent`" in md
-    assert page.count("data:image/png;base64,") == 1  # the readable Dataset's figure
-    assert sorted(p.name for p in out.iterdir()) == ["report.html", "report.md"]  # no temporary left
+    assert sorted(p.name for p in (out / "figures").iterdir()) == ["toy.power~wrong_exponent.png"]  # readable one
+    assert "No figure: its Dataset cannot be read" in (out / "claims" / "toy.power.html").read_text()
+    assert not list(out.rglob(".tmp-*"))  # no temporary left
 
 
 def test_report_of_only_unreadable_results_is_refused_and_writes_nothing(tmp_path):
     store, out = tmp_path / "s", tmp_path / "rep"
-    (store / "results").mkdir(parents=True)
-    (store / "results" / "x.quick.json").write_text("garbage")
+    (store / "results" / "x").mkdir(parents=True)
+    (store / "results" / "x" / "quick-0.json").write_text("garbage")
+    (store / "FORMAT").write_text('{"format": 2}')
     res = cli("report", "--store", str(store), "--out", str(out))
     assert_refused(res, "no readable results")
     assert not out.exists()

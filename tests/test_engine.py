@@ -222,9 +222,10 @@ def test_list_and_report(tmp_path):
     assert cli("check", "toy.power", "--store", str(tmp_path / "s"), "--scheduler", "serial").returncode == 0
     r = cli("report", "--store", str(tmp_path / "s"), "--out", str(tmp_path / "rep"))
     assert r.returncode == 0, r.stderr
-    page = (tmp_path / "rep" / "report.html").read_text()
-    assert "toy.power" in page and "data:image/png;base64," in page
-    assert not re.search(r"""(src|href)=["']?https?:""", page)  # self-contained: nothing loaded from the network
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "toy.power" in page and "claims/toy.power.html" in page
+    for f in (tmp_path / "rep").rglob("*.html"):  # self-contained: nothing loaded from the network
+        assert not re.search(r"""(src|href)=["']?https?:""", f.read_text()), f
     assert "| toy | Toy 1 |" in (tmp_path / "rep" / "report.md").read_text()
 
 

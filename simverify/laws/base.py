@@ -103,6 +103,12 @@ class Law:
     def check_plan(self, coords: Mapping[str, Sequence]) -> None:
         """Raise ValueError when the planned dims/coords (dim -> values) cannot support the law."""
 
+    def plot(self, ds: xr.Dataset, record: Mapping, ax) -> None:
+        """Draw the evidence of a verdict (``record``, the stored verdict record) judged on ``ds`` on a
+        matplotlib Axes; this default draws the first variable in every cell (laws override it)."""
+        from .plot import plot_default
+        plot_default(self, ds, record, ax)
+
 
 def _py(v):
     return v.item() if hasattr(v, "item") else v

@@ -48,6 +48,11 @@ class _Resampled(Law):
         if self.resample not in (REPLICATE, ITEM):
             raise ValueError(f"{self.kind}: resample must be '{REPLICATE}' or '{ITEM}', got {self.resample!r}")
 
+    def plot(self, ds, record, ax):
+        """Every cell's interval against the bound, tolerance or band; the deciding cell marked."""
+        from .plot import plot_cells
+        plot_cells(self, ds, record, ax)
+
     def check_plan(self, coords):
         if self.resample == ITEM and len(set(_require_dim(self.kind, coords, ITEM))) < 2:
             raise ValueError(f"{self.kind} with resample='item' needs at least 2 items; got {list(coords[ITEM])}")

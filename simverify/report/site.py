@@ -1,0 +1,224 @@
+"""The HTML pages: index.html (summary, refuted statements, changes, the claims table), one page per
+claim and one per paper. Every page carries the provenance block; nothing refers outside the site."""
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from .assets import SCRIPT, STYLE
+from .mathtext import formula_html
+from .rows import (
+    NOT_RECORDED,
+    VERDICTS,
+    as_expected,
+    band,
+    first_sentence,
+    fmt,
+    interval,
+    level,
+    paper_counts,
+    refuted_statements,
+    run_label,
+    run_summary,
+    software_summary,
+)
+
+
+def esc(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def page(title: str, body: str, records: list[dict], depth: int = 0) -> str:
+    """A whole page with the style sheet, the script and the provenance of ``records``."""
+    up = "../" * depth
+    nav = f"<p><a href='{up}index.html'>simverify report</a></p>" if depth else ""
+    return (f"<!doctype html><html lang='en'><meta charset='utf-8'><title>{esc(title)}</title>"
+            f"<meta name='viewport' content='width=device-width'><style>{STYLE}</style><script>{SCRIPT}</script>"
+            f"<body>{nav}{body}{provenance(records)}</body></html>\n")
+
+
+def _table(pairs: dict) -> str:
+    return "<table>" + "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in pairs.items()) + "</table>"
+
+
+def provenance(records: list[dict]) -> str:
+    info = {**run_summary(records), **software_summary(records)}
+    return f"<div class='prov'><h3>Provenance</h3>{_table(info)}</div>"
+
+
+def claim_href(claim_id: str, depth: int = 0) -> str:
+    return f"{'../' * depth}claims/{esc(claim_id)}.html"
+
+
+def _verdict(rec: dict) -> str:
+    return f"<td class='{esc(rec['verdict'])}'>{esc(rec['verdict'])}</td>"
+
+
+def _calibration(row: dict | None) -> str:
+    if not row:
+        return ""
+    text = f"{row['misses']}/{row['runs']} missed"
+    if row.get("power") is not None:
+        text += f"; control power {row['power']:.2f}"
+    return text
+
+
+# -- index ---------------------------------------------------------------------------------------
+
+def _summary(records: list[dict]) -> str:
+    head = "<tr><th>paper</th><th>checks</th>" + "".join(f"<th>{v}</th>" for v in VERDICTS) + \
+        "<th>as expected</th></tr>"
+    rows = "".join(f"<tr><td><a href='papers/{esc(p)}.html'>{esc(p)}</a></td><td>{c['checks']}</td>"
+                   + "".join(f"<td class='{v}'>{c[v]}</td>" for v in VERDICTS)
+                   + f"<td>{c['as_expected']}</td></tr>" for p, c in paper_counts(records).items())
+    return f"<table>{head}{rows}</table>"
+
+
+def _refuted(records: list[dict]) -> str:
+    items = [f"<li><b>{esc(r['item'])}</b> (<a href='{claim_href(r['id'])}'>{esc(r['id'])}</a>, "
+             f"{esc(r['verdict'])}): {esc(first_sentence(r['erratum']))}</li>" for r in refuted_statements(records)]
+    return "<h2>What the papers get wrong</h2><ul>" + "".join(items) + "</ul>" if items else ""
+
+
+def _changes(changed: Sequence[dict]) -> str:
+    if not changed:
+        return ""
+    items = "".join(f"<li><a href='{claim_href(c['id'])}'>{esc(c['id'])}</a> ({esc(c['tier'])}): "
+                    f"{esc(c['change'])}</li>" for c in changed)
+    return f"<h2>Changes against the compared store</h2><ul>{items}</ul>"
+
+
+CLAIM_HEAD = ["paper", "item", "id", "law", "claimed", "estimate [CI]", "band", "verdict", "expected",
+              "as expected", "calibration", "run"]
+
+
+def _claim_row(r: dict, pos: int, calibration: dict) -> str:
+    group = r.get("control_of") or r["id"]
+    cls = "control" if r.get("control_of") else "claim"
+    ident = ("↳ " if r.get("control_of") else "") + f"<a href='{claim_href(r['id'])}'>{esc(r['id'])}</a>"
+    ok = "yes" if as_expected(r) else "<span class='NO'>NO</span>"
+    run_cls = " class='override'" if (r.get("run") or {}).get("overrides") else ""
+    cells = [esc(r["paper"]), esc(r["item"]), ident, esc(r["law"]), esc(r["claimed"]), esc(interval(r)), esc(band(r))]
+    return (f"<tr class='{cls}' data-group='{esc(group)}' data-pos='{pos}' data-paper='{esc(r['paper'])}' "
+            f"data-law='{esc(r['law'])}' data-verdict='{esc(r['verdict'])}'>"
+            + "".join(f"<td>{c}</td>" for c in cells) + _verdict(r)
+            + f"<td>{esc(r['expected'])}</td><td>{ok}</td><td>{esc(_calibration(calibration.get(r['id'])))}</td>"
+            f"<td{run_cls}>{esc(run_label(r))}</td></tr>")
+
+
+def _select(col: str, values) -> str:
+    opts = "".join(f"<option>{esc(v)}</option>" for v in dict.fromkeys(values))
+    return f"<select data-col='{col}' onchange='svFilter()' aria-label='{col}'><option value=''>any {col}</option>" \
+        f"{opts}</select>"
+
+
+def index(records: list[dict], calibration: dict, changed: Sequence[dict],
+          unreadable: Sequence[tuple[Path, str]]) -> str:
+    n_ok = sum(as_expected(r) for r in records)
+    body = [f"<h1>simverify report</h1><p>{len(records)} checks; <b>{n_ok} as expected</b>"
+            f"{'' if n_ok == len(records) else f', <span class=NO>{len(records) - n_ok} not</span>'}.</p>",
+            _summary(records), _refuted(records), _changes(changed), "<h2>Claims</h2>",
+            "<div class='filters'><input id='q' placeholder='filter' oninput='svFilter()' aria-label='filter'>"
+            + _select("paper", (r["paper"] for r in records)) + _select("law", (r["law"] for r in records))
+            + _select("verdict", VERDICTS) + "</div>",
+            "<table id='claims'><thead><tr>" + "".join(f"<th onclick='svSort({i})'>{h}</th>"
+                                                        for i, h in enumerate(CLAIM_HEAD)) + "</tr></thead><tbody>"
+            + "".join(_claim_row(r, i, calibration) for i, r in enumerate(records)) + "</tbody></table>"]
+    if unreadable:
+        body.append("<h2>Unreadable files (left out)</h2><ul>" + "".join(
+            f"<li><code>{esc(p)}</code>: {esc(reason)}</li>" for p, reason in unreadable) + "</ul>")
+    return page("simverify report", "\n".join(body), records)
+
+
+# -- claim pages ---------------------------------------------------------------------------------
+
+def _local_orders(rec: dict) -> str:
+    local = (rec.get("detail") or {}).get("local_slopes")
+    if not local:
+        return ""
+    return f"<p>Local orders (slopes between neighbouring grid points): {esc(', '.join(fmt(v) for v in local))}</p>"
+
+
+def _other_runs(rec: dict, runs: list[dict]) -> str:
+    others = [r for r in runs if r is not rec]
+    if not others:
+        return ""
+    rows = "".join(f"<tr><td>{esc(r['tier'])}</td><td>{esc(run_label(r))}</td>{_verdict(r)}<td>{esc(interval(r))}"
+                   f"</td><td>{esc(r.get('finished', ''))}</td></tr>" for r in others)
+    return ("<h3>Other stored runs of this claim</h3><table><tr><th>tier</th><th>run</th><th>verdict</th>"
+            f"<th>estimate [CI]</th><th>finished</th></tr>{rows}</table>")
+
+
+def _cells_table(rec: dict) -> str:
+    cells = (rec.get("detail") or {}).get("cells")
+    if not cells:
+        return ""
+    keys = list(cells[0])
+    rows = "".join("<tr>" + "".join(f"<td>{esc(fmt(c.get(k)))}</td>" for k in keys) + "</tr>" for c in cells)
+    return ("<details><summary>Every cell</summary><table><tr>" + "".join(f"<th>{esc(k)}</th>" for k in keys)
+            + f"</tr>{rows}</table></details>")
+
+
+def claim_page(rec: dict, figure: str | None, why_no_figure: str, data: dict[str, str], runs: list[dict],
+               calibration: dict | None) -> str:
+    """``figure``: the PNG's path relative to the page; ``data``: label -> relative path of the cell data."""
+    verdict = {"verdict": rec["verdict"], "expected": rec["expected"], "estimate [CI]": interval(rec),
+               "band judged against": band(rec) + ("" if rec.get("scale", "linear") == "linear" else
+                                                   f" (a ratio; {rec['scale']} scale)"),
+               "confidence level (this claim)": level(rec.get("confidence_level")), "law": rec["law"],
+               "claimed": rec["claimed"], "grid": f"{rec.get('n_cells')} cells x {rec.get('replicates')} replicates",
+               "run": run_label(rec), "compute seconds": fmt(rec.get("elapsed_s"))}
+    if calibration:
+        cp = calibration.get("rate_ci95") or [None, None]
+        projected = fmt(calibration.get("projected_miss"))
+        verdict["calibration"] = (f"{calibration['misses']}/{calibration['runs']} root seeds missed (95% CI "
+                                  f"{fmt(cp[0])}..{fmt(cp[1])}); projected miss {projected}")
+        if calibration.get("power") is not None:
+            pc = calibration.get("power_ci95") or [None, None]
+            verdict["power against the control"] = f"{fmt(calibration['power'])} (95% CI {fmt(pc[0])}..{fmt(pc[1])})"
+    body = [f"<h1>{esc(rec['item'])}: <code>{esc(rec['id'])}</code></h1>",
+            f"<p>{esc(rec['statement'])}</p>", formula_html(rec.get("formula", "")),
+            f"<table><tr><th>verdict</th><td class='{esc(rec['verdict'])}'><b>{esc(rec['verdict'])}</b></td></tr>"
+            + "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in list(verdict.items())[1:])
+            + "</table>"]
+    if rec.get("control_of"):
+        body.append(f"<p>Control of <a href='{esc(rec['control_of'])}.html'>{esc(rec['control_of'])}</a>.</p>")
+    if rec.get("erratum"):
+        body.append(f"<h3>Erratum</h3><p>{esc(rec['erratum'])}</p>")
+    if rec.get("advice"):
+        body.append(f"<p class='note'>{esc(rec['advice'])}</p>")
+    body.append(f"<figure><img src='{esc(figure)}' alt='evidence for {esc(rec['id'])}'></figure>" if figure
+                else f"<p class='note'>No figure: {esc(why_no_figure)}</p>")
+    body.append(_local_orders(rec))
+    if data:
+        body.append("<p>Cell data: " + ", ".join(f"<a href='{esc(p)}'>{esc(k)}</a>" for k, p in data.items()) + "</p>")
+    body += [_cells_table(rec), _other_runs(rec, runs),
+             f"<details><summary>Verdict record (JSON)</summary><pre>{esc(json.dumps(rec, indent=1, default=str))}"
+             "</pre></details>"]
+    return page(f"{rec['id']} — simverify", "\n".join(body), [rec], depth=1)
+
+
+# -- paper pages ---------------------------------------------------------------------------------
+
+def paper_page(paper: str, records: list[dict], figures: dict[str, str]) -> str:
+    """Items in order; per item its checks (claimed as printed beside the measured value) and figures."""
+    items: dict[str, list[dict]] = {}
+    for r in records:
+        items.setdefault(r["item"], []).append(r)
+    body = [f"<h1>{esc(paper)}</h1><p>What the paper states, as printed, beside what the simulations measured.</p>"]
+    for item, recs in items.items():
+        rows = "".join(
+            f"<tr><td>{'↳ ' if r.get('control_of') else ''}<a href='{claim_href(r['id'], 1)}'>{esc(r['id'])}</a></td>"
+            f"<td>{esc(r['statement'])}</td><td>{esc(r['claimed'])}</td><td>{esc(interval(r))}</td>{_verdict(r)}"
+            f"<td>{esc(first_sentence(r.get('erratum')) or '')}</td></tr>" for r in recs)
+        figs = "".join(f"<figure><a href='{claim_href(r['id'], 1)}'><img src='../{esc(figures[r['id']])}' "
+                       f"alt='evidence for {esc(r['id'])}' width='480'></a></figure>"
+                       for r in recs if not r.get("control_of") and figures.get(r["id"]))
+        body.append(f"<h2>{esc(item)}</h2><table><tr><th>check</th><th>statement</th><th>claimed as printed</th>"
+                    f"<th>measured</th><th>verdict</th><th>erratum</th></tr>{rows}</table>{figs}")
+    return page(f"{paper} — simverify", "\n".join(body), records, depth=1)
+
+
+__all__ = ["index", "claim_page", "paper_page", "NOT_RECORDED"]

@@ -1,0 +1,122 @@
+"""Store layout 2: every run's verdict kept and keyed, incompatible stores refused, the cell cache's
+info and clean, calibration with power, and two `simverify check` processes on one store."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simverify import cache, registry, runner, sweep
+from simverify.executors import SerialExecutor
+from simverify.store import FORMAT, IncompatibleStore, Store, select_rows
+
+TOY = ["toy.power", "toy.power~wrong_exponent"]
+
+
+def _claims(ids=TOY):
+    return [registry.get(i) for i in ids]
+
+
+def test_a_store_of_the_first_layout_is_refused_naming_the_store(tmp_path):
+    (tmp_path / "old" / "results").mkdir(parents=True)
+    (tmp_path / "old" / "results" / "toy.power.quick.json").write_text("{}")
+    with pytest.raises(IncompatibleStore, match=r"store .*old has layout 1, this simverify reads layout 2"):
+        Store(tmp_path / "old").check_compatible()
+
+
+def test_a_store_of_an_unknown_layout_is_refused(tmp_path):
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "FORMAT").write_text(json.dumps({"format": 99}))
+    with pytest.raises(IncompatibleStore, match="layout 99"):
+        Store(tmp_path / "s").check_compatible()
+    Store(tmp_path / "empty").check_compatible()  # absent: fine, written at first use
+
+
+def test_every_run_is_kept_and_rows_prefer_the_run_without_overrides(tmp_path):
+    store = Store(tmp_path / "s")
+    claims = _claims(["toy.power"])
+    plain = runner.check(claims, "quick", store, SerialExecutor())[0]
+    assert json.loads((store.root / "FORMAT").read_text())["format"] == FORMAT
+    other_seed = runner.check(claims, "quick", store, SerialExecutor(), root_seed=1)[0]
+    overridden = runner.check(claims, "quick", store, SerialExecutor(), overrides={"n": 4})[0]
+    keys = {plain["run_key"], other_seed["run_key"], overridden["run_key"]}
+    assert len(keys) == 3
+    stored = [rec for _, rec in store.read_results()[0]]
+    assert {r["run_key"] for r in stored} == keys  # no run replaced another
+    assert overridden["run"]["overrides"] == {"n": 4} and plain["run"]["overrides"] == {}
+    rows = select_rows(sorted(stored, key=lambda r: r["finished"]))
+    assert len(rows) == 1 and not rows[0]["overrides"]  # the latest run without --set
+    assert rows[0]["run_key"] in {plain["run_key"], other_seed["run_key"]}
+    only_overridden = select_rows([overridden])
+    assert only_overridden == [overridden]  # shown when it is all there is (and the row says so)
+
+
+def test_record_names_its_run_provenance_and_dataset_relative_to_the_store(tmp_path):
+    store = Store(tmp_path / "s")
+    rec = runner.check(_claims(["toy.power"]), "quick", store, SerialExecutor(), alpha=0.02)[0]
+    assert rec["run"] | {"started": None} == {"tier": "quick", "seed": 0, "replicates": None, "overrides": {},
+                                              "alpha": 0.02, "checks": 1, "started": None}
+    assert rec["run_key"] == runner.run_key(rec["run"]) and len(rec["run_key"]) == 12
+    assert rec["provenance"]["git_commit"] == sweep.git_commit()
+    assert {"numba_version", "numpy_version", "machine", "date"} <= rec["provenance"].keys()
+    assert (store.root / rec["dataset"]).exists() and not Path(rec["dataset"]).is_absolute()
+
+
+def test_cache_info_counts_cells_per_claim_and_clean_removes_only_cells_of_old_code(tmp_path):
+    store = Store(tmp_path / "s")
+    claims = _claims()
+    runner.check(claims, "quick", store, SerialExecutor())
+    n_cells = len(list(store.root.glob("cells/*/*.npz")))
+    info = cache.cache_info(store, registry.all_claims(None, controls=True))
+    assert info["cells"] == n_cells and info["old_code_cells"] == 0
+    per_claim = info["cells_per_claim"]
+    assert per_claim["toy.power"] + per_claim["toy.power~wrong_exponent"] == n_cells == 64  # 2 x 4 cells x 8 reps
+    stale = store.cell_path("f" * 40)  # a cell whose code no claim runs any more
+    store.save_cell("f" * 40, {"y": np.ones(1)}, {"sweep": "toy.power", "code_hash": "0" * 40})
+    info = cache.cache_info(store, registry.all_claims(None, controls=True))
+    assert info["old_code_cells"] == 1 and info["cells"] == n_cells + 1
+    removed = cache.cache_clean(store, registry.all_claims(None, controls=True))
+    assert removed["cells"] == 1 and not stale.exists()
+    assert len(list(store.root.glob("cells/*/*.npz"))) == n_cells
+    assert cache.cache_clean(store, [], everything=True)["cells"] == n_cells
+    assert not (store.root / "cells").exists() and (store.root / "FORMAT").exists()
+
+
+def test_calibration_rows_carry_power_against_the_control_and_are_stored(tmp_path):
+    store = Store(tmp_path / "s")
+    rows = runner.calibrate(_claims(), "quick", store, SerialExecutor(), seeds=3)
+    by_id = {r["id"]: r for r in rows}
+    claim, control = by_id["toy.power"], by_id["toy.power~wrong_exponent"]
+    assert claim["power"] == 1.0 and claim["power_ci95"][0] == pytest.approx(0.292, abs=1e-3)  # 3/3, CP 95%
+    assert control["power"] is None  # a control has no control of its own
+    stored = store.read_calibration("quick")
+    assert stored["toy.power"]["seeds"] == 3 and stored["toy.power"]["power"] == 1.0
+    runner.calibrate(_claims(["toy.power"]), "quick", store, SerialExecutor(), seeds=2)
+    merged = store.read_calibration("quick")
+    assert merged["toy.power"]["seeds"] == 2 and merged["toy.power~wrong_exponent"]["seeds"] == 3
+
+
+def test_two_check_processes_on_one_store_both_finish_and_leave_nothing_corrupt(tmp_path):
+    store = tmp_path / "s"
+    env = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims"}
+    cmd = [sys.executable, "-m", "simverify.cli", "check", *TOY, "--scheduler", "serial",
+           "--store", str(store)]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                              cwd=Path(__file__).resolve().parents[1]) for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [o[1][-500:] for o in outs]
+    assert json.loads((store / "FORMAT").read_text())["format"] == FORMAT
+    s = Store(store)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an unreadable cell warns
+        for path in store.glob("cells/*/*.npz"):
+            assert s.load_cell(path.stem) is not None
+    records, bad = s.read_results()
+    assert bad == [] and len(records) == 2  # both wrote the same run: one file per claim
+    assert not list(store.rglob(".tmp-*"))
