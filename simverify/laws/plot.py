@@ -93,9 +93,10 @@ def _groups(da: xr.DataArray, axis: str) -> list[dict]:
 # -- slope laws ----------------------------------------------------------------------------------
 
 def plot_slope(law, ds: xr.Dataset, record: dict, ax, *, slope: float | None = None, band=None,
-               ylabel: str | None = None, what: str = "slope") -> None:
+               ylabel: str | None = None, what: str = "slope", shown=float) -> None:
     """Points (mean and interval per grid point, one series per group), the fitted slope through each
-    group's centre, the band's edges and the claimed exponent. ``slope``/``band`` default to the record's."""
+    group's centre, the band's edges and the claimed exponent. ``slope``/``band`` default to the record's;
+    ``shown`` maps a slope to the number the legend names (the factor exp(slope) for a linear rate)."""
     da = quantity(ds, law.y)
     if REPLICATE not in da.dims:
         da = da.expand_dims(REPLICATE)
@@ -128,11 +129,12 @@ def plot_slope(law, ds: xr.Dataset, record: dict, ax, *, slope: float | None = N
         for edge, style in ((band[0], ":"), (band[1], ":")):
             if np.isfinite(edge):
                 ax.plot(xs, np.exp(cy + edge * (tx - cx)), style, color="0.4", lw=1)
-        ax.plot([], [], ":", color="0.4", label=f"band edges (slope {_fmt(band[0])} .. {_fmt(band[1])})")
+        ax.plot([], [], ":", color="0.4", label=f"band edges ({what} {_fmt(shown(band[0]))} .. {_fmt(shown(band[1]))})")
         claimed = _claimed_slope(law)
         if claimed is not None:
-            ax.plot(xs, np.exp(cy + claimed * (tx - cx)), "--", color="r", lw=1, label=f"claimed slope {_fmt(claimed)}")
-    ax.plot([], [], "-", color="k", lw=1, label=f"fitted {what} {_fmt(slope)}")
+            ax.plot(xs, np.exp(cy + claimed * (tx - cx)), "--", color="r", lw=1,
+                    label=f"claimed {what} {_fmt(shown(claimed))}")
+    ax.plot([], [], "-", color="k", lw=1, label=f"fitted {what} {_fmt(shown(slope))}")
     if law.window is not None:
         ax.axvspan(law.window[0], law.window[1], color="0.9", zorder=0, label="fitted window")
     if logx:
@@ -163,7 +165,7 @@ def plot_rate(law, ds: xr.Dataset, record: dict, ax) -> None:
         slope = float(np.log(est)) if est > 0 else np.nan
         log_band = (-np.inf, float(np.log(band[1])) if band[1] > 0 else np.nan)
     plot_slope(slope_law, ds, record, ax, slope=slope, band=log_band,
-               ylabel=f"{_quantity_name(law.y, 'error')} - floor", what="factor")
+               ylabel=f"{_quantity_name(law.y, 'error')} - floor", what="factor", shown=np.exp)
 
 
 # -- per-cell laws -------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import re
 
 from matplotlib.figure import Figure
 
+_NAMESPACE = re.compile(r'\s+xmlns(:\w+)?="[^"]*"')
 _WORD = re.compile(r"(?<![\\A-Za-z])([A-Za-z]{2,})")
 
 
@@ -47,6 +48,7 @@ def formula_svg(formula: str) -> str | None:
     svg = buf.getvalue()
     start = svg.find("<svg")
     svg = svg[start:] if start >= 0 else svg
+    svg = _NAMESPACE.sub("", svg)  # inline SVG in HTML needs no namespace declarations (no URL in the page)
     return svg.replace("<svg ", f"<svg role='img' aria-label='{html.escape(formula, quote=True)}' ", 1)
 
 
