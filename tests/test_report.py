@@ -37,6 +37,8 @@ def test_site_has_an_index_a_page_per_claim_and_paper_figures_and_cell_data(run)
     assert (site / "data" / "toy.power.csv").read_text().splitlines()[0].startswith("x,replicate")
     for page in site.rglob("*.html"):  # offline: no address outside the site
         assert not re.search(r"https?://", page.read_text()), page
+    for path in [*site.rglob("*.html"), site / "report.md", site / "results.json"]:  # no path of this machine
+        assert str(store.root.resolve()) not in path.read_text(), path
 
 
 def test_index_nests_the_control_under_its_claim_and_colours_verdicts(run):

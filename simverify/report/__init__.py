@@ -14,7 +14,7 @@ from ..store import Store, atomic_write, check_writable, select_rows
 from .figures import UnreadableFile, dataset_path, evidence_png, open_dataset
 from .markdown import markdown
 from .rows import changes, ordered
-from .site import claim_page, index, paper_page
+from .site import claim_page, index, paper_page, public
 
 __all__ = ["NoResults", "Report", "UnreadableFile", "write_report", "markdown"]
 
@@ -102,7 +102,7 @@ def build(store: Store, tier: str | None = None, compare: Store | None = None) -
         files[f"papers/{paper}.html"] = paper_page(paper, [r for r in rows if r["paper"] == paper], figures).encode()
     files["index.html"] = index(rows, calibration, changed, unreadable).encode()
     files["report.md"] = markdown(rows, unreadable, changed).encode()
-    files["results.json"] = json.dumps(rows, indent=1, default=str).encode()
+    files["results.json"] = json.dumps([public(r) for r in rows], indent=1, default=str).encode()
     return files, unreadable, changed
 
 

@@ -26,6 +26,12 @@ from .rows import (
 )
 
 
+def public(rec: dict) -> dict:
+    """The record as published: without the absolute path of the store it was written to (the Dataset is
+    named by its path inside the store, ``dataset``, and copied into the site)."""
+    return {k: v for k, v in rec.items() if k != "store"}
+
+
 def esc(x) -> str:
     return html.escape(str(x), quote=True)
 
@@ -194,9 +200,9 @@ def claim_page(rec: dict, figure: str | None, why_no_figure: str, data: dict[str
     body.append(_local_orders(rec))
     if data:
         body.append("<p>Cell data: " + ", ".join(f"<a href='{esc(p)}'>{esc(k)}</a>" for k, p in data.items()) + "</p>")
+    record_json = esc(json.dumps(public(rec), indent=1, default=str))
     body += [_cells_table(rec), _other_runs(rec, runs),
-             f"<details><summary>Verdict record (JSON)</summary><pre>{esc(json.dumps(rec, indent=1, default=str))}"
-             "</pre></details>"]
+             f"<details><summary>Verdict record (JSON)</summary><pre>{record_json}</pre></details>"]
     return page(f"{rec['id']} — simverify", "\n".join(body), [rec], depth=1)
 
 

@@ -1,8 +1,8 @@
-"""asv benchmarks: RNG kernel, streaming surrogate (real and complex), online tracker (Chi 2018).
+"""The cost model shared by the benchmarks (not a benchmark module: asv skips names starting with _).
 
 Goals are ratios within one run, never absolute times: fractions of a cost-model limit
 (track_fraction_of_limit_*: limit time / measured time, 1.0 means the kernel runs at the limit)
-and, for reference, speedups over NumPy (track_speedup_vs_numpy_*).
+and speedups over the NumPy reference (paired time_ours_* / time_numpy_* benchmarks).
 The model's two rates are measured here on the running machine:
 - normal generation by the RNG kernel, ns per normal, on 1 thread and on all Numba threads;
 - single-thread dgemm, flops/s, NumPy with BLAS pinned to one thread at the surrogate's chunk
@@ -25,9 +25,7 @@ import numba
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from simverify.generators import bitsubspace as gen
 from simverify.kernels import rng
-from simverify.solvers import bitsubspace as sol
 
 N_NORMALS = 10_000_000
 
@@ -83,88 +81,3 @@ def tracker_limit(n: int, r: int, m: int) -> float:
     rt = rates()
     flops = 8 * n * r + 16 * n + 2 * n * r * (r + 2) + 10 * (r + 2) ** 3
     return m * (2 * n * rt["normal_1"] + flops / rt["dgemm"])
-
-
-class RNG:
-    def setup(self):
-        rates()
-
-    def time_standard_normal_1e7(self):
-        rng.standard_normal(1, N_NORMALS)
-
-    def track_fraction_of_limit_standard_normal_1e7(self):
-        """Limit: the one-thread rate divided by the thread count."""
-        r = rates()
-        return N_NORMALS * r["normal_1"] / r["threads"] / _best(lambda: rng.standard_normal(1, N_NORMALS))
-
-    track_fraction_of_limit_standard_normal_1e7.unit = "fraction"
-
-    def track_speedup_vs_numpy(self):
-        g = np.random.default_rng(1)
-        return _best(lambda: g.standard_normal(N_NORMALS)) / _best(lambda: rng.standard_normal(1, N_NORMALS))
-
-    track_speedup_vs_numpy.unit = "x"
-
-
-class Surrogate:
-    timeout = 600
-
-    def setup(self):
-        self.real = gen.SensingModel(gen.orthonormal_basis(100, 3, 0))
-        self.complex = gen.SensingModel(gen.line_spectrum_factor(100, [0.1, 0.4], [1.0, 1.0]), complex_sketches=True)
-        sol.surrogate_matrix(self.real, 10, 0)
-        sol.surrogate_matrix(self.complex, 10, 0)
-        rates()
-
-    def time_surrogate_n100_m1e6(self):
-        sol.surrogate_matrix(self.real, 1_000_000, 1)
-
-    def track_fraction_of_limit_surrogate_n100_m1e6(self):
-        return surrogate_limit(100, 1_000_000) / _best(lambda: sol.surrogate_matrix(self.real, 1_000_000, 1), 2)
-
-    track_fraction_of_limit_surrogate_n100_m1e6.unit = "fraction"
-
-    def track_speedup_vs_numpy_n100_m1e6(self):
-        F = self.real.factor
-        return (_best(lambda: surrogate_numpy_reference(F, 1_000_000, 1), 1)
-                / _best(lambda: sol.surrogate_matrix(self.real, 1_000_000, 1), 1))
-
-    track_speedup_vs_numpy_n100_m1e6.unit = "x"
-
-    def track_fraction_of_limit_complex_surrogate_n100_m2e5(self):
-        return (surrogate_limit(100, 200_000, complex_sketches=True)
-                / _best(lambda: sol.surrogate_matrix(self.complex, 200_000, 1), 2))
-
-    track_fraction_of_limit_complex_surrogate_n100_m2e5.unit = "fraction"
-
-    def peakmem_surrogate_m1e5(self):
-        sol.surrogate_matrix(self.real, 100_000, 1)
-
-    def peakmem_surrogate_m1e6(self):
-        sol.surrogate_matrix(self.real, 1_000_000, 1)
-
-
-class Tracker:
-    def setup(self):
-        self.model = gen.SensingModel(gen.gaussian_factor(40, 3, 0))
-        sol.OnlineSubspaceTracker(40, 3, by_magnitude=False).track(self.model, 100, 0)
-        rates()
-
-    def time_online_tracker_n40_r3_m2e4(self):
-        sol.OnlineSubspaceTracker(40, 3, by_magnitude=False).track(self.model, 20_000, 1)
-
-    def track_fraction_of_limit_online_tracker_n40_r3_m2e4(self):
-        """Far below 1: each update is a handful of tiny BLAS/LAPACK calls whose call overhead,
-        not flops or normals, dominates."""
-        return tracker_limit(40, 3, 20_000) / _best(
-            lambda: sol.OnlineSubspaceTracker(40, 3, by_magnitude=False).track(self.model, 20_000, 1))
-
-    track_fraction_of_limit_online_tracker_n40_r3_m2e4.unit = "fraction"
-
-
-def timeraw_import_and_first_call():
-    return """
-from simverify.solvers import bitsubspace as sol
-from simverify.generators import bitsubspace as gen
-sol.surrogate_matrix(gen.SensingModel(gen.gaussian_factor(10, 2, 0)), 100, 0)
-"""

@@ -1,0 +1,79 @@
+"""Print the speed goals of the papers as ratios read from one asv run.
+
+    python asv_bench/ratios.py [--results DIR] [--commit HASH]
+
+For every pair ``time_ours_X`` / ``time_numpy_X`` of the run (the latest results file of the given or
+newest commit): both times, the speedup and the goal; then every ``track_fraction_of_limit_*`` (the
+kernel's time at the cost-model limit divided by its measured time) and the ``peakmem_*`` values.
+Exit status 2, with one line, when there are no results.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+GOALS = {"standard_normal_1e7": 3.0, "surrogate_n100_m1e6": 5.0}  # speedup over the NumPy reference
+
+
+def _latest(results: Path, commit: str | None) -> Path:
+    files = [p for p in results.glob("*/*.json") if p.name != "machine.json"]
+    if commit:
+        files = [p for p in files if p.name.startswith(commit[:8])]
+    if not files:
+        raise FileNotFoundError(f"no asv results{' for commit ' + commit if commit else ''} in {results}; "
+                                "run 'asv run --python=same' in asv_bench first")
+    return max(files, key=lambda p: p.stat().st_mtime)
+
+
+def values(path: Path) -> dict[str, float]:
+    """Benchmark name (without its module and class) -> its value (the first parameter's result)."""
+    data = json.loads(path.read_text())
+    columns = data.get("result_columns", ["result"])
+    out = {}
+    for name, entry in data.get("results", {}).items():
+        row = dict(zip(columns, entry)) if isinstance(entry, list) else {"result": entry}
+        value = row.get("result")
+        while isinstance(value, list):
+            value = value[0] if value else None
+        if value is not None:
+            out[name.rsplit(".", 1)[-1]] = float(value)
+    return out
+
+
+def table(v: dict[str, float]) -> list[str]:
+    lines = [f"{'pair':<28} {'ours (s)':>10} {'numpy (s)':>10} {'speedup':>8} {'goal':>6}  status"]
+    for name in sorted(k[len("time_ours_"):] for k in v if k.startswith("time_ours_")):
+        ours, ref = v.get(f"time_ours_{name}"), v.get(f"time_numpy_{name}")
+        if ref is None:
+            continue
+        goal = GOALS.get(name)
+        status = "" if goal is None else ("MET" if ref / ours >= goal else "NOT MET")
+        lines.append(f"{name:<28} {ours:>10.4g} {ref:>10.4g} {ref / ours:>7.2f}x {goal or '':>6}  {status}")
+    lines.append("")
+    lines.append(f"{'kernel':<52} fraction of the cost-model limit")
+    lines += [f"{k[len('track_fraction_of_limit_'):]:<52} {x:.2f}" for k, x in sorted(v.items())
+              if k.startswith("track_fraction_of_limit_")]
+    lines.append("")
+    lines += [f"{k:<52} {x / 2**20:.0f} MiB" for k, x in sorted(v.items()) if k.startswith("peakmem_")]
+    return lines
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--results", default=str(Path(__file__).resolve().parent / "results"))
+    p.add_argument("--commit")
+    args = p.parse_args(argv)
+    try:
+        path = _latest(Path(args.results), args.commit)
+    except FileNotFoundError as exc:
+        sys.stderr.write(f"ratios: {exc}\n")
+        return 2
+    print(f"# {path}")
+    print("\n".join(table(values(path))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
