@@ -135,8 +135,11 @@ def plot_slope(law, ds: xr.Dataset, record: dict, ax, *, slope: float | None = N
             ax.plot(xs, np.exp(cy + claimed * (tx - cx)), "--", color="r", lw=1,
                     label=f"claimed {what} {_fmt(shown(claimed))}")
     ax.plot([], [], "-", color="k", lw=1, label=f"fitted {what} {_fmt(shown(slope))}")
-    if law.window is not None:
-        ax.axvspan(law.window[0], law.window[1], color="0.9", zorder=0, label="fitted window")
+    if law.window is not None:  # shaded where it meets the grid, so a wide window does not stretch the axis
+        x_all = np.asarray(da[law.axis].values, dtype=float)
+        lo, hi = max(law.window[0], x_all.min()), min(law.window[1], x_all.max())
+        if lo <= hi:
+            ax.axvspan(lo, hi, color="0.92", zorder=0, label="fitted window")
     if logx:
         ax.set_xscale("log")
     if positive:
