@@ -5,6 +5,7 @@ A formula is written in TeX math, optionally followed by a plain-text remark aft
 """
 from __future__ import annotations
 
+import functools
 import html
 import io
 import re
@@ -31,6 +32,7 @@ def _upright(math: str) -> str:
     return _WORD.sub(lambda m: r"\mathrm{" + m.group(1) + "}", math)
 
 
+@functools.lru_cache(maxsize=512)
 def formula_svg(formula: str) -> str | None:
     """An inline ``<svg>`` of the formula's math part (glyphs as paths), or None when mathtext cannot
     parse it (the caller shows the source instead)."""
