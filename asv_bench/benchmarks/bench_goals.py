@@ -13,6 +13,8 @@ from ._costmodel import N_NORMALS, _best, rates, surrogate_limit, surrogate_nump
 
 
 class RNG:
+    number, repeat, rounds = 1, 5, 2  # 10 samples; asv reports their median, ratios.py the ratio of medians
+
     def setup(self):
         rates()
         self.g = np.random.default_rng(1)
@@ -32,7 +34,8 @@ class RNG:
 
 
 class Surrogate:
-    timeout = 600
+    timeout = 900
+    number, repeat, rounds = 1, 3, 1  # 3 samples of a several-second call
 
     def setup(self):
         self.real = gen.SensingModel(gen.orthonormal_basis(100, 3, 0))
@@ -66,6 +69,8 @@ class Surrogate:
 
 
 class Tracker:
+    number, repeat, rounds = 1, 5, 1
+
     def setup(self):
         self.model = gen.SensingModel(gen.gaussian_factor(40, 3, 0))
         sol.OnlineSubspaceTracker(40, 3, by_magnitude=False).track(self.model, 100, 0)
