@@ -447,7 +447,19 @@ def software() -> dict:
     return {"simverify_version": __version__, "git_commit": git_commit(), "numba_version": numba.__version__,
             "numpy_version": np.__version__, "scipy_version": scipy.__version__, "xarray_version": xr.__version__,
             "python_version": platform.python_version(),
-            "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores"}
+            "machine": f"{platform.system()} {platform.machine()}, {cpu_model()}, {os.cpu_count()} cores"}
+
+
+def cpu_model() -> str:
+    """The CPU's model name (from /proc/cpuinfo on Linux), else platform.processor(), else "unknown CPU":
+    speed ratios differ between CPUs, so results name the one they were measured on."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return " ".join(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
 
 
 def provenance(p: Plan) -> dict:
