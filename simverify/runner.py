@@ -46,7 +46,7 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
         "tier": plan.tier, "seed": plan.root_seed, "overrides": dict(overrides or {}), "confidence_level": level,
         "erratum": claim.erratum, "control_of": claim.control_of, "advice": result.advice,
         "detail": result.detail, "finished": _now(),
-        "run": run, "run_key": run_key(run), "provenance": {"date": _now(), **sweep.software()},
+        "run": run, "run_key": run_key(run), "provenance": provenance(),
         "dataset": (Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
                     if path is not None and root is not None else None),
     }
@@ -54,6 +54,11 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def provenance() -> dict:
+    """What ran and when: the date (ISO UTC) and sweep.software() (commit, versions, machine)."""
+    return {"date": _now(), **sweep.software()}
 
 
 def check_alpha(alpha: float) -> None:
@@ -172,7 +177,9 @@ def calibrate(claims: list[Claim], tier: str, store: Store, executor, *, root_se
               replicates: int | None = None, overrides: dict | None = None, alpha: float = DEFAULT_ALPHA,
               plans: list[sweep.Plan] | None = None, progress=None) -> list[dict]:
     """Check ``claims`` together (as ``check`` does, same level) at root seeds root_seed .. root_seed+seeds-1;
-    one calibration_row per claim. Cells are cached in the store; no Dataset or record is saved.
+    one calibration_row per claim (with_power), also merged into the store's calibration of ``tier`` with the
+    run's tier, seeds, root seed, alpha, date and provenance (Store.save_calibration). Cells are cached in the
+    store; no Dataset or verdict record is saved.
     ``plans``: plan_all's result at ``root_seed``; ``progress(done, seeds)`` after each seed."""
     runs: list[list[dict]] = [[] for _ in claims]
     for s in range(seeds):
@@ -183,8 +190,10 @@ def calibrate(claims: list[Claim], tier: str, store: Store, executor, *, root_se
         if progress:
             progress(s + 1, seeds)
     rows = with_power([calibration_row(r) for r in runs], runs)
-    store.save_calibration(tier, rows, {"seeds": seeds, "root_seed": root_seed, "alpha": alpha, "date": _now(),
-                                        "checks": len(claims), "git_commit": sweep.software()["git_commit"]})
+    prov = provenance()
+    store.save_calibration(tier, rows, {"tier": tier, "seeds": seeds, "root_seed": root_seed, "alpha": alpha,
+                                        "checks": len(claims), "date": prov["date"],
+                                        "git_commit": prov["git_commit"], "provenance": prov})
     return rows
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import tempfile
 import warnings
@@ -221,7 +222,7 @@ class Store:
 
 def select_rows(records: list[dict], tier: str | None = None) -> list[dict]:
     """One record per (claim, tier): the latest run without ``--set`` overrides if there is one, else
-    the latest run; ``tier`` keeps that tier only. Records keep the order they are given in."""
+    the latest run; ``tier`` keeps that tier only. Ordered as ``claim_order``."""
     chosen: dict[tuple[str, str], dict] = {}
     for rec in records:
         if tier is not None and rec.get("tier") != tier:
@@ -230,7 +231,38 @@ def select_rows(records: list[dict], tier: str | None = None) -> list[dict]:
         old = chosen.get(key)
         if old is None or _preference(rec) > _preference(old):
             chosen[key] = rec
-    return [r for r in records if chosen.get((r["id"], r["tier"])) is r]
+    return claim_order(list(chosen.values()))
+
+
+def claim_order(rows: list[dict]) -> list[dict]:
+    """Rows by paper, then claims in registry order (ids no registered claim carries after them, sorted),
+    then tier; each claim's controls right after its row of the same tier (a control without that row
+    stands in the claims' order)."""
+    order = _registry_order()
+    present = {(r["id"], r["tier"]) for r in rows}
+
+    def rank(r: dict) -> tuple:
+        return (str(r.get("paper") or ""), order.get(r["id"], math.inf), r["id"], r["tier"])
+
+    def nested(r: dict) -> bool:
+        return bool(r.get("control_of")) and (r["control_of"], r["tier"]) in present
+
+    controls: dict[tuple[str, str], list[dict]] = {}
+    for r in sorted(filter(nested, rows), key=rank):
+        controls.setdefault((r["control_of"], r["tier"]), []).append(r)
+    out = []
+    for r in sorted((r for r in rows if not nested(r)), key=rank):
+        out += [r, *controls.get((r["id"], r["tier"]), [])]
+    return out
+
+
+def _registry_order() -> dict[str, int]:
+    """Claim id -> its position among the registered claims and controls ({} when a plugin fails to load)."""
+    from . import registry
+    try:
+        return {c.id: i for i, c in enumerate(registry.all_claims(None, controls=True))}
+    except Exception:  # a broken plugin must not stop a report of what is stored
+        return {}
 
 
 def _preference(rec: dict) -> tuple[bool, str]:

@@ -33,9 +33,40 @@ def test_a_store_of_the_first_layout_is_refused_naming_the_store(tmp_path):
 def test_a_store_of_an_unknown_layout_is_refused(tmp_path):
     (tmp_path / "s").mkdir()
     (tmp_path / "s" / "FORMAT").write_text(json.dumps({"format": 99}))
-    with pytest.raises(IncompatibleStore, match="layout 99"):
+    with pytest.raises(IncompatibleStore, match=r"store .*s has layout 99"):
         Store(tmp_path / "s").check_compatible()
-    Store(tmp_path / "empty").check_compatible()  # absent: fine, written at first use
+
+
+def test_an_absent_or_empty_store_is_accepted_and_gets_its_format_at_the_first_write(tmp_path):
+    Store(tmp_path / "absent").check_compatible()
+    (tmp_path / "empty").mkdir()
+    store = Store(tmp_path / "empty")
+    store.check_compatible()
+    assert not (store.root / "FORMAT").exists()  # checking writes nothing
+    store.save_cell("a" * 40, {"y": np.ones(1)})
+    assert json.loads((store.root / "FORMAT").read_text())["format"] == FORMAT
+    store.check_compatible()
+
+
+def _rec(claim_id, tier="quick", finished="2026-01-01T00:00:00+00:00", overrides=None, control_of=None,
+         paper="toy"):
+    return {"id": claim_id, "tier": tier, "finished": finished, "overrides": overrides or {},
+            "control_of": control_of, "paper": paper}
+
+
+def test_rows_follow_paper_and_registry_order_with_controls_after_their_claim_and_unknown_ids_last():
+    records = [_rec("toy.zz_removed"), _rec("toy.slow~tight", control_of="toy.slow"),
+               _rec("toy.power~wrong_exponent", control_of="toy.power"), _rec("toy.slow"), _rec("toy.power"),
+               _rec("toy.power", tier="full"), _rec("toy.power~wrong_exponent", tier="full", control_of="toy.power"),
+               _rec("toy.aa_removed"), _rec("other.claim", paper="aaa")]
+    rows = select_rows(records)
+    assert [(r["id"], r["tier"]) for r in rows] == [
+        ("other.claim", "quick"),
+        ("toy.power", "full"), ("toy.power~wrong_exponent", "full"),
+        ("toy.power", "quick"), ("toy.power~wrong_exponent", "quick"),
+        ("toy.slow", "quick"), ("toy.slow~tight", "quick"),
+        ("toy.aa_removed", "quick"), ("toy.zz_removed", "quick")]
+    assert [r["id"] for r in select_rows(records, tier="full")] == ["toy.power", "toy.power~wrong_exponent"]
 
 
 def test_every_run_is_kept_and_rows_prefer_the_run_without_overrides(tmp_path):
@@ -97,6 +128,9 @@ def test_calibration_rows_carry_power_against_the_control_and_are_stored(tmp_pat
     assert control["power"] is None  # a control has no control of its own
     stored = store.read_calibration("quick")
     assert stored["toy.power"]["seeds"] == 3 and stored["toy.power"]["power"] == 1.0
+    assert stored["toy.power"]["root_seed"] == 0 and stored["toy.power"]["tier"] == "quick"
+    assert stored["toy.power"]["provenance"]["git_commit"] == sweep.git_commit()
+    assert {"date", "alpha"} <= stored["toy.power"].keys()
     runner.calibrate(_claims(["toy.power"]), "quick", store, SerialExecutor(), seeds=2)
     merged = store.read_calibration("quick")
     assert merged["toy.power"]["seeds"] == 2 and merged["toy.power~wrong_exponent"]["seeds"] == 3
@@ -120,3 +154,18 @@ def test_two_check_processes_on_one_store_both_finish_and_leave_nothing_corrupt(
     records, bad = s.read_results()
     assert bad == [] and len(records) == 2  # both wrote the same run: one file per claim
     assert not list(store.rglob(".tmp-*"))
+
+
+def test_power_is_the_least_as_expected_fraction_of_a_claims_controls():
+    def runs(claim_id, verdicts, expected, control_of=None):
+        return [{"id": claim_id, "verdict": v, "expected": expected, "control_of": control_of} for v in verdicts]
+    all_runs = [runs("c", ["CONFIRMED"] * 4, "CONFIRMED"),
+                runs("c~a", ["REFUTED", "REFUTED", "CONFIRMED", "REFUTED"], "REFUTED", "c"),
+                runs("c~b", ["REFUTED", "CONFIRMED", "CONFIRMED", "REFUTED"], "REFUTED", "c"),
+                runs("d", ["CONFIRMED"] * 4, "CONFIRMED")]
+    rows = runner.with_power([{"id": r[0]["id"]} for r in all_runs], all_runs)
+    by_id = {r["id"]: r for r in rows}
+    assert by_id["c"]["power"] == 0.5  # c~b: 2 of 4 refuted, below c~a's 3 of 4
+    lo, hi = by_id["c"]["power_ci95"]
+    assert lo == pytest.approx(0.0676, abs=1e-4) and hi == pytest.approx(0.9324, abs=1e-4)  # Clopper-Pearson 2/4
+    assert by_id["d"]["power"] is None and by_id["d"]["power_ci95"] is None  # no control in the run
