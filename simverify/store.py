@@ -221,8 +221,9 @@ class Store:
 
 
 def select_rows(records: list[dict], tier: str | None = None) -> list[dict]:
-    """One record per (claim, tier): the latest run without ``--set`` overrides if there is one, else
-    the latest run; ``tier`` keeps that tier only. Ordered as ``claim_order``."""
+    """One record per (claim, tier): the latest run at the tier's own settings (no ``--set``, no
+    ``--replicates``) if there is one, else the latest run; ``tier`` keeps that tier only.
+    Ordered as ``claim_order``."""
     chosen: dict[tuple[str, str], dict] = {}
     for rec in records:
         if tier is not None and rec.get("tier") != tier:
@@ -266,7 +267,9 @@ def _registry_order() -> dict[str, int]:
 
 
 def _preference(rec: dict) -> tuple[bool, str]:
-    return (not rec.get("overrides"), str(rec.get("finished", "")))
+    """A run at the tier's own settings (no --set, no --replicates) first, then the latest."""
+    default = not rec.get("overrides") and (rec.get("run") or {}).get("replicates") is None
+    return (default, str(rec.get("finished", "")))
 
 
 def _json_default(o):

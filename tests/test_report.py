@@ -2,15 +2,20 @@
 runs, calibration beside the verdict, and --compare."""
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import struct
+from types import SimpleNamespace
 
 import pytest
 
 from simverify import registry, runner
 from simverify.executors import SerialExecutor
 from simverify.report import NoResults, markdown, write_report
-from simverify.report.mathtext import formula_svg
-from simverify.report.rows import changes, first_sentence, ordered
+from simverify.report.mathtext import formula_html, formula_svg
+from simverify.report.rows import NOT_RECORDED, changes, first_sentence
+from simverify.report.site import claim_page, index
 from simverify.store import IncompatibleStore, Store
 
 TOY = ["toy.power", "toy.power~wrong_exponent"]
@@ -35,8 +40,6 @@ def test_site_has_an_index_a_page_per_claim_and_paper_figures_and_cell_data(run)
                 "papers/toy.html", "figures/toy.power.png", "data/toy.power.nc", "data/toy.power.csv"):
         assert (site / rel).is_file(), rel
     assert (site / "data" / "toy.power.csv").read_text().splitlines()[0].startswith("x,replicate")
-    for page in site.rglob("*.html"):  # offline: no address outside the site
-        assert not re.search(r"https?://", page.read_text()), page
     for path in [*site.rglob("*.html"), site / "report.md", site / "results.json"]:  # no path of this machine
         assert str(store.root.resolve()) not in path.read_text(), path
 
@@ -51,14 +54,18 @@ def test_index_nests_the_control_under_its_claim_and_colours_verdicts(run):
     assert "<td class='REFUTED'>REFUTED</td>" in page and "<td class='CONFIRMED'>CONFIRMED</td>" in page
 
 
-def test_claim_page_states_band_level_run_calibration_power_and_other_runs(run):
+def test_claim_page_states_verdict_band_level_calibration_power_controls_and_other_runs(run):
     root, store = run
     write_report(store, root / "site")
     page = (root / "site" / "claims" / "toy.power.html").read_text()
     assert "band judged against</th><td>[1.9, 2.1]" in page
     assert re.search(r"confidence level \(this claim\)</th><td>0\.995</td>", page)
-    assert "0/2 root seeds missed" in page and "power against the control</th><td>1 " in page
-    assert "Other stored runs of this claim" in page and "--set n=4" in page  # the override run is listed
+    assert "0 of 2 root seeds missed the expected verdict" in page
+    assert "power against the control</th><td>1 (Clopper-Pearson" in page
+    assert "Other stored runs of this claim" in page
+    assert re.search(r"<td class='override'>run [0-9a-f]{12}, seed 0, --set n=4</td>", page)  # highlighted
+    assert "CONFIRMED: the interval lies inside the band (1.9" in page and "as expected." in page
+    assert "Negative controls of this claim" in page and "href='toy.power~wrong_exponent.html'" in page
     assert "<svg" in page  # the formula, rendered
 
 
@@ -91,16 +98,6 @@ def test_compare_flags_changed_verdicts_and_moved_intervals():
     assert changes([flipped], [old])[0]["change"] == "verdict CONFIRMED -> REFUTED"
 
 
-def test_report_compare_lists_the_changes_on_the_index(run, tmp_path):
-    root, store = run
-    other = Store(tmp_path / "other")
-    runner.check([registry.get("toy.power")], "quick", other, SerialExecutor(), root_seed=5)
-    rep = write_report(other, tmp_path / "site", compare=store)
-    assert isinstance(rep.changes, list)
-    page = (tmp_path / "site" / "index.html").read_text()
-    assert ("Changes against the compared store" in page) == bool(rep.changes)
-
-
 def test_empty_or_incompatible_store_writes_nothing(tmp_path):
     with pytest.raises(NoResults):
         write_report(Store(tmp_path / "none"), tmp_path / "out")
@@ -121,7 +118,118 @@ def test_every_registered_formula_renders_as_svg():
     assert unparsed == []
 
 
-def test_ordered_puts_controls_after_their_claim_in_registry_order():
-    recs = [{"id": i, "paper": "toy", "tier": "quick", "control_of": "toy.power" if "~" in i else None}
-            for i in ["toy.power~wrong_exponent", "toy.slow", "toy.power"]]
-    assert [r["id"] for r in ordered(recs)] == ["toy.power", "toy.power~wrong_exponent", "toy.slow"]
+def test_no_written_file_holds_a_web_address(run):
+    root, store = run
+    write_report(store, root / "site")
+    files = [p for p in (root / "site").rglob("*") if p.is_file()]
+    assert {p.suffix for p in files} >= {".html", ".md", ".json", ".png", ".nc", ".csv"}
+    for path in files:  # offline: nothing refers to (or could load from) the network, binaries included
+        data = path.read_bytes()
+        assert b"http://" not in data and b"https://" not in data, path
+
+
+def _png_chunks(data: bytes) -> list[bytes]:
+    chunks, pos = [], 8
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunks.append(kind)
+        pos += 12 + length
+    return chunks
+
+
+def test_figures_are_png_files_without_text_metadata(run):
+    root, store = run
+    write_report(store, root / "site")
+    chunks = _png_chunks((root / "site" / "figures" / "toy.power.png").read_bytes())
+    assert chunks[0] == b"IHDR" and chunks[-1] == b"IEND"
+    assert not {b"tEXt", b"iTXt", b"zTXt", b"tIME"} & set(chunks)  # the same bytes on every machine and day
+
+
+def _copy_store(store: Store, dest) -> Store:
+    shutil.copytree(store.root, dest)
+    return Store(dest)
+
+
+def _edit_record(store: Store, claim_id: str, edit) -> None:
+    for path in (store.root / "results" / claim_id).glob("*.json"):
+        rec = json.loads(path.read_text())
+        edit(rec)
+        path.write_text(json.dumps(rec))
+
+
+def test_unregistered_claim_gets_a_page_that_says_why_it_has_no_figure(run, tmp_path):
+    root, store = run
+    copy = _copy_store(store, tmp_path / "s")
+    (copy.root / "results" / "toy.power").rename(copy.root / "results" / "toy.gone")
+    _edit_record(copy, "toy.gone", lambda r: r.update(id="toy.gone"))
+    write_report(copy, tmp_path / "site")
+    page = (tmp_path / "site" / "claims" / "toy.gone.html").read_text()
+    assert "No figure: the claim is not registered in this installation" in page
+    assert (tmp_path / "site" / "data" / "toy.gone.nc").is_file()  # its data is still published
+    assert not (tmp_path / "site" / "figures" / "toy.gone.png").exists()
+
+
+def test_law_that_cannot_draw_leaves_a_page_that_says_so(run, tmp_path, monkeypatch):
+    root, store = run
+    monkeypatch.setattr(registry, "get", lambda claim_id: SimpleNamespace(law=object()))
+    write_report(store, tmp_path / "site")
+    page = (tmp_path / "site" / "claims" / "toy.power.html").read_text()
+    assert "No figure: its law (object) cannot draw figures" in page
+
+
+def test_record_without_run_or_provenance_shows_not_recorded(run):
+    root, store = run
+    rec = next(r for _, r in store.read_results()[0] if r["id"] == "toy.power")
+    old = {k: v for k, v in rec.items() if k not in ("run", "run_key", "provenance", "confidence_level")}
+    page = claim_page(old, None, "its Dataset is not in this store", {}, [old], None)
+    assert "<th>git commit</th><td>not recorded</td>" in page
+    assert "<th>per-claim level</th><td>not recorded</td>" in page
+    assert f"run {NOT_RECORDED}, seed 0" in page
+    assert "<th>--set overrides, --replicates</th><td>none (tier defaults)</td>" in index([old], {}, [], [])
+
+
+def test_changes_against_an_older_store_are_listed_on_the_index_and_in_markdown(run, tmp_path):
+    root, store = run
+    old = _copy_store(store, tmp_path / "old")
+
+    def older(rec):
+        if not rec["run"]["overrides"]:
+            rec.update(verdict="REFUTED", estimate=rec["estimate"] + 1, ci=[c + 1 for c in rec["ci"]])
+    _edit_record(old, "toy.power", older)
+    rep = write_report(store, tmp_path / "site", compare=old)
+    assert [(c["id"], c["tier"]) for c in rep.changes] == [("toy.power", "quick")]
+    assert "verdict REFUTED -> CONFIRMED" in rep.changes[0]["change"] and "interval moved" in rep.changes[0]["change"]
+    page, md = (tmp_path / "site" / "index.html").read_text(), (tmp_path / "site" / "report.md").read_text()
+    assert "Changes against the compared store" in page and "verdict REFUTED -&gt; CONFIRMED" in page
+    assert "- `toy.power` (quick): verdict REFUTED -> CONFIRMED" in md
+
+
+def test_unwritable_output_directory_is_a_one_line_value_error(run, tmp_path):
+    root, store = run
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="report directory") as err:
+        write_report(store, tmp_path / "file" / "site")
+    assert "\n" not in str(err.value)
+
+
+def test_formula_mathtext_cannot_parse_is_shown_as_source_code():
+    assert formula_svg(r"\frac{a") is None
+    shown = formula_html(r"\frac{a  (remark)")
+    assert "<code>\\frac{a</code> <span class='remark'>(remark)</span>" in shown and "<svg" not in shown
+
+
+def test_every_markdown_table_row_has_as_many_cells_as_its_head(run):
+    root, store = run
+    write_report(store, root / "site")
+    tables: list[list[str]] = []
+    previous = ""
+    for line in (root / "site" / "report.md").read_text().splitlines():
+        if line.startswith("|"):
+            if not previous.startswith("|"):
+                tables.append([])
+            tables[-1].append(line)
+        previous = line
+    assert len(tables) == 2  # the summary per paper and the claims table
+    for table in tables:
+        widths = {len(re.split(r"(?<!\\)\|", row)) for row in table}
+        assert len(widths) == 1, table

@@ -11,7 +11,6 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -26,9 +25,6 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1280,1600"]
 
-
-# schemes served from this machine (chrome: is the browser's own start page, never our site's)
-LOCAL_SCHEMES = {"file", "data", "blob", "about", "chrome", "chrome-untrusted"}
 
 
 def _webdriver():
@@ -64,7 +60,11 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
+    """A headless Chromium whose performance log starts empty: the browser's own start page (chrome:
+    addresses) is loaded and its log entries dropped before the site is opened."""
     driver, profile = _webdriver()
+    driver.get("about:blank")
+    driver.get_log("performance")
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
@@ -92,21 +92,29 @@ def _images_decoded(driver) -> list[bool]:
         "return [...document.images].map(i => i.complete && i.naturalWidth > 0);")
 
 
-def test_index_and_a_claim_page_render_offline_with_every_image_decoded(site, browser, tmp_path):
+def _svgs_drawn(driver) -> list[bool]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.formula svg')].map(s => s.getBoundingClientRect().width > 0 "
+        "&& s.querySelectorAll('path').length > 0);")
+
+
+def test_index_claim_and_paper_pages_render_offline_with_every_image_decoded(site, browser, tmp_path):
     browser.get((site / "index.html").as_uri())
     assert browser.title == "simverify report"
     rows = browser.execute_script("return [...document.querySelectorAll('#claims tbody tr')].map(r => r.className);")
     assert rows == ["claim", "control"]  # the control nested right under its claim
     _screenshot(browser, tmp_path / "index.png")
     browser.get((site / "claims" / "toy.power.html").as_uri())
-    decoded = _images_decoded(browser)
-    assert decoded == [True]  # the evidence figure
-    assert browser.execute_script("return document.querySelectorAll('.formula svg').length;") == 1
+    assert _images_decoded(browser) == [True]  # the evidence figure
+    assert _svgs_drawn(browser) == [True]  # the formula, typeset as glyph paths
     _screenshot(browser, tmp_path / "claim.png")
     assert (tmp_path / "claim.png").stat().st_size > 10_000
+    browser.get((site / "papers" / "toy.html").as_uri())
+    assert _images_decoded(browser) == [True]  # the claim's figure (controls have none on the paper page)
+    _screenshot(browser, tmp_path / "paper.png")
     urls = _requests(browser)
     assert any(u.startswith("file:") and u.endswith("figures/toy.power.png") for u in urls)  # the log sees our loads
-    left = [u for u in urls if urlsplit(u).scheme not in LOCAL_SCHEMES]
+    left = [u for u in urls if not u.startswith(("file:", "data:"))]
     assert left == []  # nothing went to the network
 
 

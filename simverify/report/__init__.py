@@ -13,7 +13,7 @@ from pathlib import Path
 from ..store import Store, atomic_write, check_writable, select_rows
 from .figures import UnreadableFile, dataset_path, evidence_png, open_dataset
 from .markdown import markdown
-from .rows import changes, ordered
+from .rows import changes
 from .site import claim_page, index, paper_page, public
 
 __all__ = ["NoResults", "Report", "UnreadableFile", "write_report", "markdown"]
@@ -56,7 +56,7 @@ def readable_rows(store: Store, tier: str | None) -> tuple[list[dict], list[dict
             unreadable.append((path, problem))
         else:
             records.append(rec)
-    return ordered(select_rows(records, tier)), records, unreadable
+    return select_rows(records, tier), records, unreadable
 
 
 def _claim_files(rec: dict, store: Store, unreadable: list, files: dict) -> tuple[str | None, str, dict]:
@@ -96,8 +96,9 @@ def build(store: Store, tier: str | None = None, compare: Store | None = None) -
         fig, why, data = _claim_files(rec, store, unreadable, files)
         figures[rec["id"]] = fig
         runs = [r for r in every if r["id"] == rec["id"]]
+        controls = [r for r in rows if r.get("control_of") == rec["id"] and r["tier"] == rec["tier"]]
         files[f"claims/{rec['id']}.html"] = claim_page(rec, fig and "../" + fig, why, data, runs,
-                                                       calibration.get(rec["id"])).encode()
+                                                       calibration.get(rec["id"]), controls).encode()
     for paper in dict.fromkeys(r["paper"] for r in rows):
         files[f"papers/{paper}.html"] = paper_page(paper, [r for r in rows if r["paper"] == paper], figures).encode()
     files["index.html"] = index(rows, calibration, changed, unreadable).encode()

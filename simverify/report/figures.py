@@ -58,6 +58,8 @@ def evidence_png(rec: dict, ds: xr.Dataset) -> tuple[bytes | None, str]:
     law = law_of(rec["id"])
     if law is None:
         return None, "the claim is not registered in this installation, so its law cannot draw the figure"
+    if not callable(getattr(law, "plot", None)):
+        return None, f"its law ({type(law).__name__}) cannot draw figures in this installation"
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     try:
         law.plot(ds, rec, ax)

@@ -36,10 +36,13 @@ def markdown(records: list[dict], unreadable: Sequence[tuple[Path, str]] = (), c
     """The Markdown summary of ``records`` (already in report order)."""
     n_ok = sum(as_expected(r) for r in records)
     lines = ["# simverify report", "", f"{len(records)} checks; {n_ok} as expected.", ""]
-    lines += ["| paper | checks | " + " | ".join(VERDICTS) + " | as expected |", "|---" * (3 + len(VERDICTS)) + "|"]
+    lines += ["| paper | claims | " + " | ".join(VERDICTS) + " | negative controls | checks as expected |",
+              "|---" * (4 + len(VERDICTS)) + "|"]
     for paper, c in paper_counts(records).items():
-        lines.append(f"| {cell(paper)} | {c['checks']} | " + " | ".join(str(c[v]) for v in VERDICTS)
-                     + f" | {c['as_expected']} |")
+        lines.append(f"| {cell(paper)} | {c['claims']} | " + " | ".join(str(c[v]) for v in VERDICTS)
+                     + f" | {c['controls']} | {c['as_expected']} of {c['checks']} |")
+    lines += ["", "Verdicts of the papers' own claims; a negative control is a deliberately wrong variant of a claim "
+              "that the check must tell apart (it is expected to come out the other way)."]
     refuted = refuted_statements(records)
     if refuted:
         lines += ["", "## What the papers get wrong (refuted as printed)", ""]

@@ -45,7 +45,7 @@ def formula_svg(formula: str) -> str | None:
     try:
         fig.savefig(buf, format="svg", bbox_inches="tight", pad_inches=0.03, transparent=True,
                     metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
-    except ValueError:  # a mathtext parse error
+    except Exception:  # a mathtext parse error (ValueError) or any other failure to typeset: shown as source
         return None
     svg = buf.getvalue()
     start = svg.find("<svg")

@@ -1,12 +1,10 @@
-"""What the report shows, as data: rows in paper order with controls after their claim, counts by
-verdict, the papers' refuted statements, provenance summaries and changes against an older store."""
+"""What the report shows, as data: counts by verdict, the papers' refuted statements, run and provenance
+summaries, and changes against an older store."""
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 
-from .. import registry
 from ..stats import CONFIRMED, INCONCLUSIVE, REFUTED
 
 VERDICTS = (CONFIRMED, REFUTED, INCONCLUSIVE)
@@ -58,43 +56,39 @@ def level(x) -> str:
         return str(x)
 
 
-def _registry_order() -> dict[str, int]:
-    try:
-        return {c.id: i for i, c in enumerate(registry.all_claims(None, controls=True))}
-    except Exception:  # a broken plugin: fall back to the ids' order
-        return {}
-
-
-def ordered(records: list[dict]) -> list[dict]:
-    """Records by paper, claims in registry order (unknown ids after, by id), each claim's controls
-    right after it; a control whose claim is absent stands alone."""
-    order = _registry_order()
-    ids = {r["id"] for r in records}
-
-    def rank(r: dict):
-        return (order.get(r["id"], math.inf), r["id"], r["tier"])
-    parents = sorted((r for r in records if not r.get("control_of") or r["control_of"] not in ids), key=rank)
-    children: dict[str, list[dict]] = {}
-    for r in sorted((r for r in records if r.get("control_of") in ids and r.get("control_of")), key=rank):
-        children.setdefault(r["control_of"], []).append(r)
-    out = []
-    for p in sorted(parents, key=lambda r: (r["paper"],) + rank(r)):
-        out.append(p)
-        out += [c for c in children.pop(p["id"], []) if c["tier"] == p["tier"]]
-    for rest in children.values():  # controls of another tier than the claim's row
-        out += [c for c in rest if c not in out]
-    return out
-
-
 def paper_counts(records: list[dict]) -> dict[str, dict]:
-    """Per paper: counts by verdict and how many are as expected."""
+    """Per paper: the paper's own claims by verdict ("claims", CONFIRMED, ...), its statements refuted as
+    printed ("errata"), the negative controls ("controls") and how many checks came out as expected."""
     out: dict[str, dict] = {}
     for r in records:
-        c = out.setdefault(r["paper"], {"checks": 0, "as_expected": 0, **{v: 0 for v in VERDICTS}})
+        c = out.setdefault(r["paper"], {"checks": 0, "claims": 0, "controls": 0, "errata": 0, "as_expected": 0,
+                                        **{v: 0 for v in VERDICTS}})
         c["checks"] += 1
         c["as_expected"] += as_expected(r)
-        c[r["verdict"]] = c.get(r["verdict"], 0) + 1
+        if r.get("control_of"):
+            c["controls"] += 1
+        else:
+            c["claims"] += 1
+            c[r["verdict"]] = c.get(r["verdict"], 0) + 1
+            c["errata"] += bool(r.get("erratum"))
     return out
+
+
+_MEANING = {CONFIRMED: "the interval lies inside the band", REFUTED: "the interval misses the band entirely",
+            INCONCLUSIVE: "the interval straddles an edge of the band"}
+
+
+def verdict_sentence(rec: dict) -> str:
+    """What the verdict says, in words, and whether it is the one expected."""
+    v, e = rec["verdict"], rec["expected"]
+    text = f"{v}: {_MEANING.get(v, 'see the record')} ({interval(rec)} against {band(rec)})"
+    text += ", as expected." if v == e else f"; expected {e}: NOT as expected."
+    if rec.get("control_of"):
+        text += (f" This is a negative control of {rec['control_of']}: a variant the check must tell apart "
+                 "from the claim (its power).")
+    elif rec.get("erratum") and v == REFUTED:
+        text += " The statement as printed does not hold: see the erratum."
+    return text
 
 
 def refuted_statements(records: list[dict]) -> list[dict]:
@@ -102,40 +96,60 @@ def refuted_statements(records: list[dict]) -> list[dict]:
     return [r for r in records if r.get("erratum") and not r.get("control_of")]
 
 
+def overrides(rec: dict) -> dict:
+    """The ``--set`` overrides of the record's run (older records keep them at the top level)."""
+    return (rec.get("run") or {}).get("overrides") or rec.get("overrides") or {}
+
+
+def deviations(rec: dict) -> list[str]:
+    """The run's settings that differ from the tier's defaults: --replicates and --set (highlighted)."""
+    out = []
+    replicates = (rec.get("run") or {}).get("replicates")
+    if replicates is not None:
+        out.append(f"--replicates {replicates}")
+    out += [f"--set {k}={v}" for k, v in overrides(rec).items()]
+    return out
+
+
 def run_label(rec: dict) -> str:
-    run = rec.get("run") or {}
-    if not run:
-        return NOT_RECORDED
-    text = f"{rec.get('run_key', '?')}: seed {run.get('seed')}, R {rec.get('replicates')}"
-    if run.get("overrides"):
-        text += ", --set " + " ".join(f"{k}={v}" for k, v in run["overrides"].items())
-    return text
+    """Which run a record comes from: run key, root seed, and settings that differ from the tier's."""
+    seed = (rec.get("run") or {}).get("seed", rec.get("seed"))
+    return ", ".join([f"run {rec.get('run_key', NOT_RECORDED)}", f"seed {NOT_RECORDED if seed is None else seed}",
+                      *deviations(rec)])
+
+
+SOFTWARE = {"git_commit": "git commit", "simverify_version": "simverify", "python_version": "Python",
+            "numba_version": "Numba", "numpy_version": "NumPy", "scipy_version": "SciPy", "xarray_version": "xarray",
+            "machine": "machine"}
 
 
 def software_summary(records: list[dict]) -> dict[str, str]:
     """Each provenance field with the distinct values seen across the records (one value, typically)."""
-    fields = ["git_commit", "simverify_version", "python_version", "numba_version", "numpy_version",
-              "scipy_version", "xarray_version", "machine"]
     out = {}
-    for f in fields:
-        values = Counter(str((r.get("provenance") or {}).get(f, NOT_RECORDED)) for r in records)
-        out[f] = ", ".join(values)
+    for f, label in SOFTWARE.items():
+        values = Counter(str((r.get("provenance") or {}).get(f) or NOT_RECORDED) for r in records)
+        out[label] = ", ".join(values)
     dates = sorted(str((r.get("provenance") or {}).get("date") or r.get("finished", "")) for r in records)
     out["run dates"] = f"{dates[0]} .. {dates[-1]}" if dates and dates[0] != dates[-1] else (dates[0] if dates else "")
     return out
 
 
+def _number_first(v) -> tuple:
+    return (not isinstance(v, int | float), v if isinstance(v, int | float) else 0, str(v))
+
+
 def run_summary(records: list[dict]) -> dict[str, str]:
     """The run settings across the records: tiers, root seeds, replicates, overrides, alpha, levels."""
     def distinct(values) -> str:
-        return ", ".join(dict.fromkeys(str(v) for v in values)) or NOT_RECORDED
+        return ", ".join(dict.fromkeys(NOT_RECORDED if v is None else str(v) for v in values)) or NOT_RECORDED
     runs = [r.get("run") or {} for r in records]
-    overridden = [f"{r['id']}: {run['overrides']}" for r, run in zip(records, runs) if run.get("overrides")]
+    deviating = [f"{r['id']}: {' '.join(deviations(r))}" for r in records if deviations(r)]
     return {"tier": distinct(r["tier"] for r in records), "root seed": distinct(r.get("seed") for r in records),
-            "replicates": distinct(r.get("replicates") for r in records),
+            "replicates per cell": distinct(sorted({r.get("replicates") for r in records}, key=_number_first)),
             "alpha (family-wise)": distinct(run.get("alpha", NOT_RECORDED) for run in runs),
-            "per-claim level": distinct(level(r.get("confidence_level")) for r in records),
-            "--set overrides": "; ".join(overridden) or "none"}
+            "per-claim level": distinct(level(r.get("confidence_level")) if r.get("confidence_level") is not None
+                                        else None for r in records),
+            "--set overrides, --replicates": "; ".join(deviating) or "none (tier defaults)"}
 
 
 def changes(new: list[dict], old: list[dict]) -> list[dict]:

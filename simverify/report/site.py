@@ -14,6 +14,7 @@ from .rows import (
     VERDICTS,
     as_expected,
     band,
+    deviations,
     first_sentence,
     fmt,
     interval,
@@ -23,6 +24,7 @@ from .rows import (
     run_label,
     run_summary,
     software_summary,
+    verdict_sentence,
 )
 
 
@@ -74,12 +76,16 @@ def _calibration(row: dict | None) -> str:
 # -- index ---------------------------------------------------------------------------------------
 
 def _summary(records: list[dict]) -> str:
-    head = "<tr><th>paper</th><th>checks</th>" + "".join(f"<th>{v}</th>" for v in VERDICTS) + \
-        "<th>as expected</th></tr>"
-    rows = "".join(f"<tr><td><a href='papers/{esc(p)}.html'>{esc(p)}</a></td><td>{c['checks']}</td>"
+    head = ("<tr><th rowspan=2>paper</th><th colspan=4>the paper's claims</th><th rowspan=2>negative controls"
+            "</th><th rowspan=2>checks as expected</th></tr><tr><th>checked</th>"
+            + "".join(f"<th>{v}</th>" for v in VERDICTS) + "</tr>")
+    rows = "".join(f"<tr><td><a href='papers/{esc(p)}.html'>{esc(p)}</a></td><td>{c['claims']}</td>"
                    + "".join(f"<td class='{v}'>{c[v]}</td>" for v in VERDICTS)
-                   + f"<td>{c['as_expected']}</td></tr>" for p, c in paper_counts(records).items())
-    return f"<table>{head}{rows}</table>"
+                   + f"<td>{c['controls']}</td><td>{c['as_expected']} of {c['checks']}</td></tr>"
+                   for p, c in paper_counts(records).items())
+    return (f"<table class='summary'>{head}{rows}</table><p class='remark'>A claim is REFUTED when the paper's "
+            "statement, as printed, does not hold (each has an erratum below). A negative control is a deliberately "
+            "wrong variant of a claim that the check must tell apart; it is expected to come out the other way.</p>")
 
 
 def _refuted(records: list[dict]) -> str:
@@ -100,18 +106,33 @@ CLAIM_HEAD = ["paper", "item", "id", "law", "claimed", "estimate [CI]", "band", 
               "as expected", "calibration", "run"]
 
 
+def _ident(r: dict, depth: int = 0) -> str:
+    """The claim's link; a control is shown nested, by the part of its id after its claim's."""
+    parent = r.get("control_of")
+    if parent and r["id"].startswith(parent):
+        name = r["id"][len(parent):]
+        return f"↳ control <a href='{claim_href(r['id'], depth)}' title='{esc(r['id'])}'>{esc(name)}</a>"
+    tag = " <span class='tag'>erratum</span>" if r.get("erratum") and not parent else ""
+    return ("↳ control " if parent else "") + f"<a href='{claim_href(r['id'], depth)}'>{esc(r['id'])}</a>{tag}"
+
+
+def _run_cell(r: dict) -> str:
+    cls = " class='override'" if deviations(r) else ""
+    return f"<td{cls}>{esc(run_label(r))}</td>"
+
+
 def _claim_row(r: dict, pos: int, calibration: dict) -> str:
     group = r.get("control_of") or r["id"]
     cls = "control" if r.get("control_of") else "claim"
-    ident = ("↳ " if r.get("control_of") else "") + f"<a href='{claim_href(r['id'])}'>{esc(r['id'])}</a>"
-    ok = "yes" if as_expected(r) else "<span class='NO'>NO</span>"
-    run_cls = " class='override'" if (r.get("run") or {}).get("overrides") else ""
-    cells = [esc(r["paper"]), esc(r["item"]), ident, esc(r["law"]), esc(r["claimed"]), esc(interval(r)), esc(band(r))]
+    ok = "<span class='OK'>✓</span>" if as_expected(r) else "<span class='NO'>✗ NO</span>"
+    cells = [esc(r["paper"]), esc(r["item"]), _ident(r), esc(r["law"]), esc(r["claimed"]), esc(interval(r)),
+             esc(band(r))]
     return (f"<tr class='{cls}' data-group='{esc(group)}' data-pos='{pos}' data-paper='{esc(r['paper'])}' "
-            f"data-law='{esc(r['law'])}' data-verdict='{esc(r['verdict'])}'>"
-            + "".join(f"<td>{c}</td>" for c in cells) + _verdict(r)
+            f"data-law='{esc(r['law'])}' data-verdict='{esc(r['verdict'])}' data-id='{esc(r['id'])}'>"
+            + "".join(f"<td class='id'>{c}</td>" if k == 2 else f"<td>{c}</td>" for k, c in enumerate(cells))
+            + _verdict(r)
             + f"<td>{esc(r['expected'])}</td><td>{ok}</td><td>{esc(_calibration(calibration.get(r['id'])))}</td>"
-            f"<td{run_cls}>{esc(run_label(r))}</td></tr>")
+            + _run_cell(r) + "</tr>")
 
 
 def _select(col: str, values) -> str:
@@ -151,7 +172,7 @@ def _other_runs(rec: dict, runs: list[dict]) -> str:
     others = [r for r in runs if r is not rec]
     if not others:
         return ""
-    rows = "".join(f"<tr><td>{esc(r['tier'])}</td><td>{esc(run_label(r))}</td>{_verdict(r)}<td>{esc(interval(r))}"
+    rows = "".join(f"<tr><td>{esc(r['tier'])}</td>{_run_cell(r)}{_verdict(r)}<td>{esc(interval(r))}"
                    f"</td><td>{esc(r.get('finished', ''))}</td></tr>" for r in others)
     return ("<h3>Other stored runs of this claim</h3><table><tr><th>tier</th><th>run</th><th>verdict</th>"
             f"<th>estimate [CI]</th><th>finished</th></tr>{rows}</table>")
@@ -167,9 +188,20 @@ def _cells_table(rec: dict) -> str:
             + f"</tr>{rows}</table></details>")
 
 
+def _controls(controls: Sequence[dict]) -> str:
+    if not controls:
+        return ""
+    rows = "".join(f"<tr><td><a href='{esc(c['id'])}.html'>{esc(c['id'])}</a></td><td>{esc(c['statement'])}</td>"
+                   f"<td>{esc(interval(c))}</td>{_verdict(c)}<td>{esc(c['expected'])}</td></tr>" for c in controls)
+    return ("<h3>Negative controls of this claim</h3><table><tr><th>control</th><th>what it changes</th>"
+            "<th>estimate [CI]</th>"
+            f"<th>verdict</th><th>expected</th></tr>{rows}</table>")
+
+
 def claim_page(rec: dict, figure: str | None, why_no_figure: str, data: dict[str, str], runs: list[dict],
-               calibration: dict | None) -> str:
-    """``figure``: the PNG's path relative to the page; ``data``: label -> relative path of the cell data."""
+               calibration: dict | None, controls: Sequence[dict] = ()) -> str:
+    """``figure``: the PNG's path relative to the page; ``data``: label -> relative path of the cell data;
+    ``runs``: every stored run of the claim; ``controls``: the rows of its negative controls."""
     verdict = {"verdict": rec["verdict"], "expected": rec["expected"], "estimate [CI]": interval(rec),
                "band judged against": band(rec) + ("" if rec.get("scale", "linear") == "linear" else
                                                    f" (a ratio; {rec['scale']} scale)"),
@@ -179,18 +211,21 @@ def claim_page(rec: dict, figure: str | None, why_no_figure: str, data: dict[str
     if calibration:
         cp = calibration.get("rate_ci95") or [None, None]
         projected = fmt(calibration.get("projected_miss"))
-        verdict["calibration"] = (f"{calibration['misses']}/{calibration['runs']} root seeds missed (95% CI "
-                                  f"{fmt(cp[0])}..{fmt(cp[1])}); projected miss {projected}")
+        verdict["calibration: false-fail rate"] = (
+            f"{calibration['misses']} of {calibration['runs']} root seeds missed the expected verdict (Clopper-Pearson "
+            f"95% CI {fmt(cp[0])}..{fmt(cp[1])}); projected miss {projected}")
         if calibration.get("power") is not None:
             pc = calibration.get("power_ci95") or [None, None]
-            verdict["power against the control"] = f"{fmt(calibration['power'])} (95% CI {fmt(pc[0])}..{fmt(pc[1])})"
+            verdict["calibration: power against the control"] = (
+                f"{fmt(calibration['power'])} (Clopper-Pearson 95% CI {fmt(pc[0])}..{fmt(pc[1])})")
+    rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in list(verdict.items())[1:])
+    rows = rows.replace("<th>run</th><td>", "<th>run</th><td class='override'>") if deviations(rec) else rows
     body = [f"<h1>{esc(rec['item'])}: <code>{esc(rec['id'])}</code></h1>",
             f"<p>{esc(rec['statement'])}</p>", formula_html(rec.get("formula", "")),
-            f"<table><tr><th>verdict</th><td class='{esc(rec['verdict'])}'><b>{esc(rec['verdict'])}</b></td></tr>"
-            + "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in list(verdict.items())[1:])
-            + "</table>"]
+            f"<p class='verdict {esc(rec['verdict'])}'>{esc(verdict_sentence(rec))}</p>"]
     if rec.get("control_of"):
-        body.append(f"<p>Control of <a href='{esc(rec['control_of'])}.html'>{esc(rec['control_of'])}</a>.</p>")
+        body.append(f"<p>Negative control of <a href='{esc(rec['control_of'])}.html'>{esc(rec['control_of'])}</a>."
+                    "</p>")
     if rec.get("erratum"):
         body.append(f"<h3>Erratum</h3><p>{esc(rec['erratum'])}</p>")
     if rec.get("advice"):
@@ -198,6 +233,9 @@ def claim_page(rec: dict, figure: str | None, why_no_figure: str, data: dict[str
     body.append(f"<figure><img src='{esc(figure)}' alt='evidence for {esc(rec['id'])}'></figure>" if figure
                 else f"<p class='note'>No figure: {esc(why_no_figure)}</p>")
     body.append(_local_orders(rec))
+    body.append(f"<table><tr><th>verdict</th><td class='{esc(rec['verdict'])}'><b>{esc(rec['verdict'])}</b></td></tr>"
+                f"{rows}</table>")
+    body.append(_controls(controls))
     if data:
         body.append("<p>Cell data: " + ", ".join(f"<a href='{esc(p)}'>{esc(k)}</a>" for k, p in data.items()) + "</p>")
     record_json = esc(json.dumps(public(rec), indent=1, default=str))
@@ -216,12 +254,15 @@ def paper_page(paper: str, records: list[dict], figures: dict[str, str]) -> str:
     body = [f"<h1>{esc(paper)}</h1><p>What the paper states, as printed, beside what the simulations measured.</p>"]
     for item, recs in items.items():
         rows = "".join(
-            f"<tr><td>{'↳ ' if r.get('control_of') else ''}<a href='{claim_href(r['id'], 1)}'>{esc(r['id'])}</a></td>"
+            f"<tr class='{'control' if r.get('control_of') else 'claim'}'><td class='id'>{_ident(r, 1)}</td>"
             f"<td>{esc(r['statement'])}</td><td>{esc(r['claimed'])}</td><td>{esc(interval(r))}</td>{_verdict(r)}"
             f"<td>{esc(first_sentence(r.get('erratum')) or '')}</td></tr>" for r in recs)
         figs = "".join(f"<figure><a href='{claim_href(r['id'], 1)}'><img src='../{esc(figures[r['id']])}' "
-                       f"alt='evidence for {esc(r['id'])}' width='480'></a></figure>"
+                       f"alt='evidence for {esc(r['id'])}' width='480'></a><figcaption><a href='"
+                       f"{claim_href(r['id'], 1)}'>{esc(r['id'])}</a>: <span class='{esc(r['verdict'])}'>"
+                       f"{esc(r['verdict'])}</span></figcaption></figure>"
                        for r in recs if not r.get("control_of") and figures.get(r["id"]))
+        figs = f"<div class='figs'>{figs}</div>" if figs else ""
         body.append(f"<h2>{esc(item)}</h2><table><tr><th>check</th><th>statement</th><th>claimed as printed</th>"
                     f"<th>measured</th><th>verdict</th><th>erratum</th></tr>{rows}</table>{figs}")
     return page(f"{paper} — simverify", "\n".join(body), records, depth=1)
