@@ -26,6 +26,15 @@ VERDICTS = (CONFIRMED, REFUTED, INCONCLUSIVE)
 BOOTSTRAP_RESAMPLES = 400
 
 
+def format_number(x, digits: int = 4) -> str:
+    """``x`` with ``digits`` significant digits (a confidence level needs 6: 0.99985, not 1);
+    anything that is not a number as its str()."""
+    try:
+        return f"{float(x):.{digits}g}"
+    except (TypeError, ValueError):
+        return str(x)
+
+
 def z_two_sided(level: float) -> float:
     """Normal quantile for a two-sided interval of coverage ``level``."""
     if not 0.0 < level < 1.0:

@@ -21,17 +21,11 @@ VALUE_KEYS = {"lhs", "lo", "hi", "rhs", "verdict", "diff", "tolerance", "ratio",
 
 
 def _fmt(x) -> str:
-    try:
-        return f"{float(x):.3g}"
-    except (TypeError, ValueError):
-        return str(x)
+    return stats.format_number(x, 3)
 
 
 def _level(x) -> str:
-    try:
-        return f"{float(x):.6g}"
-    except (TypeError, ValueError):
-        return str(x)
+    return stats.format_number(x, 6)
 
 
 def _title(ax, record: dict, what: str) -> None:

@@ -5,17 +5,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..stats import CONFIRMED, INCONCLUSIVE, REFUTED
+from ..stats import CONFIRMED, INCONCLUSIVE, REFUTED, format_number
 
 VERDICTS = (CONFIRMED, REFUTED, INCONCLUSIVE)
 NOT_RECORDED = "not recorded"
 
 
 def fmt(x) -> str:
-    try:
-        return f"{float(x):.4g}"
-    except (TypeError, ValueError):
-        return str(x)
+    return format_number(x, 4)
 
 
 def interval(rec: dict) -> str:
@@ -50,10 +47,7 @@ def first_sentence(text: str | None) -> str:
 
 def level(x) -> str:
     """A confidence level with the digits that matter (0.99985, not 1)."""
-    try:
-        return f"{float(x):.6g}"
-    except (TypeError, ValueError):
-        return str(x)
+    return format_number(x, 6)
 
 
 def paper_counts(records: list[dict]) -> dict[str, dict]:
