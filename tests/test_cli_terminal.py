@@ -27,7 +27,7 @@ def test_version_names_the_package_version_and_commit():
     assert res.stdout.strip() == f"simverify {__version__} (commit {sweep.git_commit()[:12]})"
 
 
-def test_every_option_has_help_and_shows_its_default():
+def test_every_option_has_help_and_check_and_calibrate_show_their_defaults():
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     for name, sp in sub.choices.items():
