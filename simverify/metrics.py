@@ -42,3 +42,27 @@ def frequency_errors(estimates: np.ndarray, truth: np.ndarray) -> np.ndarray:
     d = np.abs(np.asarray(truth)[:, None] - np.asarray(estimates)[None, :])
     d = np.minimum(d, 1.0 - d)
     return d.min(axis=1)
+
+
+def spectral_error(W_hat: np.ndarray, W: np.ndarray) -> float:
+    """||W - W_hat||_2 (spectral norm) of two (d1, d2) matrices."""
+    return float(np.linalg.norm(W - W_hat, 2))
+
+
+def hamming_loss(scores: np.ndarray, Y: np.ndarray) -> float:
+    """Share of (instance, label) pairs whose predicted sign (sign(0) = 1) differs from Y (n, d2) in +-1."""
+    return float(np.mean(np.where(scores >= 0.0, 1.0, -1.0) != Y))
+
+
+def average_auc(scores: np.ndarray, Y: np.ndarray) -> float:
+    """Mean over labels of the ROC AUC of scores (n, d2) against Y (n, d2) in +-1 (Mann-Whitney,
+    ties counted one half); labels with a single class among the n instances are left out."""
+    from scipy.stats import rankdata
+
+    ranks = rankdata(scores, axis=0)
+    pos = Y > 0
+    n_pos = pos.sum(axis=0)
+    n_neg = Y.shape[0] - n_pos
+    keep = (n_pos > 0) & (n_neg > 0)
+    u = (ranks * pos).sum(axis=0) - n_pos * (n_pos + 1) / 2.0
+    return float(np.mean(u[keep] / (n_pos[keep] * n_neg[keep])))

@@ -1,2 +1,3 @@
 """Claims of the papers, one package per paper; importing registers them."""
 from . import bitsubspace  # noqa: F401
+from . import onebit  # noqa: F401

@@ -12,6 +12,8 @@ import numpy as np
 
 from ..kernels import rng
 from ..kernels.jit import one_blas_thread
+from ..validation import positive_int as _positive_int
+from ..validation import require as _require
 from ..kernels.sensing import (
     SENSOR_CHUNK,
     bit_error_counts,
@@ -19,16 +21,6 @@ from ..kernels.sensing import (
     sense_chunk,
     sense_chunk_complex,
 )
-
-
-def _require(cond: bool, message: str) -> None:
-    if not cond:
-        raise ValueError(message)
-
-
-def _positive_int(name: str, value) -> int:
-    _require(isinstance(value, (int, np.integer)) and value > 0, f"{name} must be a positive integer, got {value!r}")
-    return int(value)
 
 
 def orthonormal_basis(n: int, r: int, seed) -> np.ndarray:

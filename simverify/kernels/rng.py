@@ -12,6 +12,7 @@ from numba.typed import List
 
 from .jit import PARALLEL_JIT
 
+N_SLOTS = 16  # fixed-order partial sums of streamed accumulations (independent of thread count)
 DEFAULT_CHUNK = 1 << 18  # values per stream for array fills (2 MiB: spawning streams costs ~45 us each)
 
 

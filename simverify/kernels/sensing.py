@@ -19,9 +19,9 @@ import numpy as np
 from numba import njit, prange
 
 from .jit import JIT, PARALLEL_JIT
+from .rng import N_SLOTS  # noqa: F401  (re-exported for the bitsubspace solvers)
 
 SENSOR_CHUNK = 2048  # sensors per random stream; fixed, so results never depend on threads
-N_SLOTS = 16         # fixed-order partial sums of the surrogate (independent of thread count)
 
 
 @njit(**JIT)

@@ -1,0 +1,91 @@
+"""Multi-label baselines: LEML (Yu, Jain, Kar, Dhillon 2014), low-rank empirical risk minimisation
+with missing labels, squared loss, alternating minimisation; here on observed (instance, label,
+bit) triples such as the single-label stream of Qiu et al. (2017).
+
+Shapes: X (n, d1) instances, labels (n,) label indices in 0..d2-1, y (n,) observed +-1 values;
+the model is W = U V^T with U (d1, k), V (d2, k).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..validation import finite_matrix, positive_int, real_number, require
+
+
+@dataclass
+class LabelStatistics:
+    """Sufficient statistics of the squared loss on observed triples: per label j, S_j =
+    sum_{i: j_i = j} x_i x_i^T (d2, d1, d1) and b_j = sum_{i: j_i = j} y_i x_i (d2, d1)."""
+    S: np.ndarray
+    b: np.ndarray
+
+    @classmethod
+    def empty(cls, d1: int, d2: int) -> LabelStatistics:
+        return cls(np.zeros((d2, d1, d1)), np.zeros((d2, d1)))
+
+    def add(self, X: np.ndarray, labels: np.ndarray, y: np.ndarray) -> None:
+        """Absorb n observed triples (X (n, d1), labels (n,), y (n,))."""
+        d2 = self.b.shape[0]
+        order = np.argsort(labels, kind="stable")
+        bounds = np.searchsorted(labels[order], np.arange(d2 + 1))
+        for j in range(d2):
+            idx = order[bounds[j]:bounds[j + 1]]
+            if idx.size:
+                Xj = X[idx]
+                self.S[j] += Xj.T @ Xj
+                self.b[j] += y[idx] @ Xj
+
+
+def leml_v_step(stats: LabelStatistics, U: np.ndarray, reg: float) -> np.ndarray:
+    """V (d2, k): v_j = argmin sum_{i: j_i = j} (y_i - x_i^T U v)^2 + reg ||v||^2."""
+    k = U.shape[1]
+    G = np.einsum("ak,jab,bl->jkl", U, stats.S, U, optimize=True) + reg * np.eye(k)
+    return np.linalg.solve(G, (stats.b @ U)[..., None])[..., 0]
+
+
+def leml_u_step(stats: LabelStatistics, V: np.ndarray, reg: float) -> np.ndarray:
+    """U (d1, k): argmin sum_j (v_j^T U^T S_j U v_j - 2 b_j^T U v_j) + reg ||U||_F^2, exactly: the
+    normal equations sum_j (v_j v_j^T kron S_j) vec(U) + reg vec(U) = vec(sum_j b_j v_j^T)."""
+    d2, d1 = stats.b.shape
+    k = V.shape[1]
+    A = np.einsum("jk,jl,jab->kalb", V, V, stats.S, optimize=True).reshape(k * d1, k * d1)
+    A[np.diag_indices_from(A)] += reg
+    rhs = (stats.b.T @ V).T.reshape(-1)  # (k, d1): row l is column l of U
+    return np.linalg.solve(A, rhs).reshape(k, d1).T
+
+
+@dataclass(frozen=True)
+class LemlState:
+    """LEML after t alternating steps: U (d1, k), V (d2, k), W = U V^T (d1, d2)."""
+    U: np.ndarray
+    V: np.ndarray
+
+    @property
+    def W(self) -> np.ndarray:
+        return self.U @ self.V.T
+
+
+def leml(batches: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]], d2: int, k: int, U0: np.ndarray,
+         reg: float = 1.0, accumulate: bool = True) -> Iterator[tuple[int, LemlState]]:
+    """LEML with squared loss on a stream of batches (X, labels, y), yielding (t, state) (see
+    simverify.iteration): step t absorbs batch t into the statistics of every triple seen so far
+    (``accumulate``; else of batch t only, a streaming reading), then solves V given U and U given
+    V exactly (one alternating step). U0 (d1, k) starts it."""
+    U = finite_matrix("U0", U0)
+    d1 = U.shape[0]
+    d2, k = positive_int("d2", d2), positive_int("k", k)
+    require(U.shape[1] == k, f"U0 must have k={k} columns, got {U.shape[1]}")
+    reg = real_number("reg", reg, 0.0)
+    stats = LabelStatistics.empty(d1, d2)
+    yield 0, LemlState(U, np.zeros((d2, k)))
+    for t, (X, labels, y) in enumerate(batches, start=1):
+        require(X.shape[1] == d1, f"batch {t}: X has {X.shape[1]} features, U0 {d1} rows")
+        if not accumulate:
+            stats = LabelStatistics.empty(d1, d2)
+        stats.add(X, labels, y)
+        V = leml_v_step(stats, U, reg)
+        U = leml_u_step(stats, V, reg)
+        yield t, LemlState(U, V)

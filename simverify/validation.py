@@ -1,0 +1,36 @@
+"""Argument checks shared by generators and solvers: each raises ValueError with one line
+naming the argument (the CLI turns it into exit status 2 when a run is planned)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def require(cond: bool, message: str) -> None:
+    """Raise ValueError(message) unless ``cond``."""
+    if not cond:
+        raise ValueError(message)
+
+
+def positive_int(name: str, value) -> int:
+    """``value`` as an int; refuses bools, floats and non-positive numbers."""
+    require(isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value > 0,
+            f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def real_number(name: str, value, lo: float = -np.inf, hi: float = np.inf) -> float:
+    """A finite real in [lo, hi]; refuses bools, strings and NaN/inf."""
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    require(ok and np.isfinite(value) and lo <= value <= hi,
+            f"{name} must be a finite number in [{lo:g}, {hi:g}], got {value!r}")
+    return float(value)
+
+
+def finite_matrix(name: str, A, ndim: int = 2) -> np.ndarray:
+    """``A`` as a C-contiguous float64 array of ``ndim`` dims with finite entries."""
+    arr = np.asarray(A)
+    require(arr.ndim == ndim and arr.dtype.kind in "biuf" and arr.dtype != bool,
+            f"{name} must be a real {ndim}-d array, got dtype {arr.dtype} and shape {arr.shape}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    require(bool(np.all(np.isfinite(arr))), f"{name} has non-finite entries")
+    return arr

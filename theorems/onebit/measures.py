@@ -1,0 +1,152 @@
+"""Measures of Qiu et al. (2017): one replicate of each simulation, composed of generators, solvers
+and metrics. Each takes ``seed`` (a SeedSequence, spawned once and unpacked) and keyword
+parameters; scalars are floats, trajectories arrays over ``iteration`` (0..T)."""
+from __future__ import annotations
+
+import numpy as np
+
+from simverify import metrics
+from simverify.generators import onebit as gen
+from simverify.kernels.onebit import sign_difference_moments
+from simverify.kernels.rng import n_chunks, spawn_generators
+from simverify.solvers import multilabel as ml
+from simverify.solvers import onebit as sol
+
+LEMMA2_CHUNK = 4096
+
+
+def model_matrix(d1: int, d2: int, k: int, kappa: float, seed) -> np.ndarray:
+    """W* in F_k: Section 5.1's Gaussian construction when kappa == 0, else condition number kappa."""
+    if kappa == 0:
+        return gen.gaussian_model_matrix(d1, d2, k, seed)
+    return gen.conditioned_model_matrix(d1, d2, k, kappa, seed)
+
+
+def measure_lemma1(seed, *, d1: int, d2: int, k: int, m: int) -> dict:
+    """Deviation ||W^ - W||_2 of W^ = sqrt(d2)/(m lambda) A'(sign(A(W))) from W (unit columns),
+    the projection <W^, W>/||W||_F^2, and the deviation from W D (columns rescaled by D in
+    [1/2, 2]: the same bits, the lemma without its unit-column hypothesis)."""
+    s_model, s_data, s_scale = seed.spawn(3)
+    W = gen.gaussian_model_matrix(d1, d2, k, s_model)
+    W_hat = sol.sign_correlation(gen.SingleLabelModel(W), m, s_data)
+    D = 2.0 ** np.random.default_rng(s_scale).uniform(-1.0, 1.0, d2)
+    return {"deviation": metrics.spectral_error(W_hat, W), "projection": np.sum(W_hat * W) / np.sum(W * W),
+            "deviation_rescaled": metrics.spectral_error(W_hat, W * D), **_dilation_spectrum(W)}
+
+
+def _dilation_spectrum(W: np.ndarray) -> dict:
+    """Lemma 3 on W: largest gap between the dilation's sorted eigenvalues and {+-sigma_i, 0, ...}
+    (and {+-sigma_i^2, 0, ...}, for the control), and the dilation's numerical rank."""
+    sigma = np.linalg.svd(W, compute_uv=False)
+    eig = np.linalg.eigvalsh(sol.hermitian_dilation(W))
+    zeros = np.zeros(eig.size - 2 * sigma.size)
+    tol = eig.size * np.finfo(float).eps * np.abs(eig).max()
+    return {"dilation_gap": np.abs(eig - np.sort(np.concatenate([sigma, -sigma, zeros]))).max(),
+            "dilation_gap_squared": np.abs(eig - np.sort(np.concatenate([sigma ** 2, -sigma ** 2, zeros]))).max(),
+            "dilation_rank": float(np.sum(np.abs(eig) > tol))}
+
+
+def _pair_at_distance(d1: int, dist: float, seed) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Unit w, w' (d1,) with ||w - w'|| = dist, and u (d1,) the unit direction of w' - <w, w'> w."""
+    Q, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((d1, 2)))
+    alpha = 2.0 * np.arcsin(dist / 2.0)
+    w, u = Q[:, 0], Q[:, 1]
+    return np.ascontiguousarray(w), np.cos(alpha) * w + np.sin(alpha) * u, np.ascontiguousarray(u)
+
+
+def measure_lemma2(seed, *, d1: int, dist: float, n: int) -> dict:
+    """Monte Carlo of Lemma 2 for unit w, w' at distance ``dist`` (angle alpha = 2 arcsin(dist/2)):
+    q1 = ||E{g g^T |sign<g,w> - sign<g,w'>|^2}||_2, q2 = E{||g||^2 |...|^2}, and the entries of
+    the first matrix in the proof's rotated frame: e11 along w, e22 along u (w' = cos a w + sin a u)."""
+    s_pair, s_data = seed.spawn(2)
+    w, w2, u = _pair_at_distance(d1, dist, s_pair)
+    outer, norm2 = sign_difference_moments(spawn_generators(s_data, n_chunks(n, LEMMA2_CHUNK)), w, w2, n,
+                                           LEMMA2_CHUNK)
+    M = outer.sum(axis=0) / n
+    return {"q1": np.linalg.norm(M, 2), "q2": norm2.sum() / n, "e11": w @ M @ w, "e22": u @ M @ u}
+
+
+def measure_theorem2(seed, *, d1: int, d2: int, k: int, m: int, step: float) -> dict:
+    """Theorem 2 for W = W* (Section 5.1 model) and W' = columns of W + step * E normalised (E an
+    independent F_k matrix): dev = ||sqrt(d2)/(lambda m)(A' sign A(W) - A' sign A(W')) - (W - W')||_2,
+    tau = max(||W - W'||_2, ||W - W'||_2^(1/2)), and dev without centring (||...||_2 alone)."""
+    s_model, s_pert, s_data = seed.spawn(3)
+    W = gen.gaussian_model_matrix(d1, d2, k, s_model)
+    W2 = gen.column_normalize(W + step * gen.gaussian_model_matrix(d1, d2, k, s_pert))
+    H = sol.residual_matrix(gen.SingleLabelModel(W), W2, m, s_data)
+    gap = metrics.spectral_error(W2, W)
+    return {"dev": metrics.spectral_error(H, W - W2), "tau": max(gap, np.sqrt(gap)), "gap": gap,
+            "uncentred": float(np.linalg.norm(H, 2))}
+
+
+def _dilation_angle_tan(U_star: np.ndarray, U: np.ndarray) -> float:
+    """tan of the largest canonical angle between span(U_star) and span(U) (NaN if U is not finite)."""
+    if not np.all(np.isfinite(U)):
+        return float("nan")
+    theta = metrics.principal_angles(U, U_star)[-1]
+    return float(np.tan(theta))
+
+
+def measure_algorithm1(seed, *, d1: int, d2: int, k: int, m: int, T: int, kappa: float = 0.0, xi: float = 0.0,
+                       flip_prob: float = 0.0, start: str = "zero", form: str = "block") -> dict:
+    """Algorithm 1 from one model draw: per iteration t = 0..T the error ||W* - W(t)||_2, the
+    Lemma 5 ratio ||dil(W*) - dil(W(t))|| / ||dil(W*) - U(t) V(t)^T||, tan theta(U*, U~(t)) and
+    |tan theta(U*, U~(t)) - tan theta(U*, QR(U~(t)))| (Lemma 6) and the same against U(t-1) (what a
+    power step changes); the final error."""
+    s_model, s_data = seed.spawn(2)
+    W_star = model_matrix(d1, d2, k, kappa, s_model)
+    model = gen.SingleLabelModel(W_star, xi=xi, flip_prob=flip_prob)
+    D_star = sol.hermitian_dilation(W_star)
+    U_star = sol.dilation_top_eigenvectors(W_star, 2 * k)
+
+    def error(s):
+        return metrics.spectral_error(s.W, W_star) if np.all(np.isfinite(s.W)) else float("nan")
+
+    def lemma5(s):
+        if not np.all(np.isfinite(s.W)):
+            return float("nan")
+        return metrics.spectral_error(sol.hermitian_dilation(s.W), D_star) / metrics.spectral_error(s.U @ s.V.T, D_star)
+
+    def tan(U):
+        return _dilation_angle_tan(U_star, U)
+
+    states = [s for _, s in sol.algorithm1(model, k, m, T, s_data, start=start, form=form)]
+    states += [states[-1]] * (T + 1 - len(states))  # a run stopped by NaN keeps its NaN state
+    out = {"error": [error(s) for s in states],
+           "lemma5_ratio": [lemma5(s) for s in states], "tan_theta": [tan(s.U) for s in states],
+           "lemma6_gap": [abs(tan(s.U_tilde) - tan(s.U)) for s in states],
+           "lemma6_gap_previous": [np.nan] + [abs(tan(b.U_tilde) - tan(a.U)) for a, b in zip(states, states[1:])]}
+    out = {name: np.asarray(v, dtype=float) for name, v in out.items()}
+    out["final_error"] = out["error"][-1]
+    out["recovered"] = float(np.isfinite(out["final_error"]) and out["final_error"] < 1.0)
+    return out
+
+
+def measure_figure1(seed, *, d1: int, d2: int, k: int, m: int, T: int, n_test: int, solver: list,
+                    xi: float = 0.0, flip_prob: float = 0.0, reg: float = 1.0) -> dict:
+    """Figure 1 / Table 1: Algorithm 1 against LEML on the same T batches of m single-label instances;
+    LEML on every triple seen so far ('leml') and on the current batch only ('leml_batch').
+    Per solver (in the order of ``solver``): recovery error per iteration, and Hamming loss, 1 - average AUC on n_test held-out
+    instances with all (noise-free) labels."""
+    s_model, s_data, s_init, s_test = seed.spawn(4)
+    W_star = gen.gaussian_model_matrix(d1, d2, k, s_model)
+    model = gen.SingleLabelModel(W_star, xi=xi, flip_prob=flip_prob)
+    X_test, Y_test = gen.held_out_instances(model, n_test, s_test)
+    U0, _ = np.linalg.qr(np.random.default_rng(s_init).standard_normal((d1, k)))
+    batch_seeds = gen.as_children(s_data, T)
+
+    def batches():
+        return (gen.single_label_instances(model, m, s)[:3] for s in batch_seeds)
+
+    runs = {"ours": lambda: sol.algorithm1(model, k, m, T, s_data),
+            "leml": lambda: ml.leml(batches(), d2, k, U0, reg),
+            "leml_batch": lambda: ml.leml(batches(), d2, k, U0, reg, accumulate=False)}
+    error = np.empty((len(solver), T + 1))
+    hamming, auc_gap = np.empty(len(solver)), np.empty(len(solver))
+    for i, name in enumerate(solver):
+        states = list(runs[name]())
+        error[i] = [metrics.spectral_error(sol.normalize_nonzero_columns(s.W), W_star) for _, s in states]
+        scores = X_test @ states[-1][1].W
+        hamming[i] = metrics.hamming_loss(scores, Y_test)
+        auc_gap[i] = 1.0 - metrics.average_auc(scores, Y_test)
+    return {"error": error, "hamming": hamming, "auc_gap": auc_gap}
