@@ -1,3 +1,5 @@
 """Claims of the papers, one package per paper; importing registers them."""
-from . import bitsubspace  # noqa: F401
-from . import onebit  # noqa: F401
+from . import (
+    bitsubspace,  # noqa: F401
+    onebit,  # noqa: F401
+)

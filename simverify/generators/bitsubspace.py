@@ -12,8 +12,6 @@ import numpy as np
 
 from ..kernels import rng
 from ..kernels.jit import one_blas_thread
-from ..validation import positive_int as _positive_int
-from ..validation import require as _require
 from ..kernels.sensing import (
     SENSOR_CHUNK,
     bit_error_counts,
@@ -21,6 +19,8 @@ from ..kernels.sensing import (
     sense_chunk,
     sense_chunk_complex,
 )
+from ..validation import positive_int as _positive_int
+from ..validation import require as _require
 
 
 def orthonormal_basis(n: int, r: int, seed) -> np.ndarray:

@@ -48,7 +48,8 @@ PAPER.claim(
 PAPER.claim(
     "lemma5.factor", item="Lemma 5",
     statement="Column normalisation and re-dilation increase the error by at most 4 sqrt(k), along the iterates.",
-    formula=r"\|\mathcal{W}^* - \mathcal{W}^{(t)}\|_2 \le 4\sqrt{k}\, \|\mathcal{W}^* - \widetilde{\mathcal{W}}^{(t)}\|_2",
+    formula=r"\|\mathcal{W}^* - \mathcal{W}^{(t)}\|_2 \le "
+            r"4\sqrt{k}\, \|\mathcal{W}^* - \widetilde{\mathcal{W}}^{(t)}\|_2",
     law=Bound(after_start("lemma5_ratio"), lambda ds: 4 * np.sqrt(ds["k"]), "<="), sweep=sw.ALGORITHM1_M,
     controls=(Control("factor_one_half", "factor 1/2 instead of 4 sqrt(k)",
                       law=Bound(after_start("lemma5_ratio"), 0.5, "<=")),))

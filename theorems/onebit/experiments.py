@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from simverify.claims import Control
 from simverify.laws import Comparison, Selection
-
 from simverify.stats import CONFIRMED, REFUTED
 
 from . import PAPER

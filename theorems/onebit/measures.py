@@ -126,8 +126,8 @@ def measure_figure1(seed, *, d1: int, d2: int, k: int, m: int, T: int, n_test: i
                     xi: float = 0.0, flip_prob: float = 0.0, reg: float = 1.0) -> dict:
     """Figure 1 / Table 1: Algorithm 1 against LEML on the same T batches of m single-label instances;
     LEML on every triple seen so far ('leml') and on the current batch only ('leml_batch').
-    Per solver (in the order of ``solver``): recovery error per iteration, and Hamming loss, 1 - average AUC on n_test held-out
-    instances with all (noise-free) labels."""
+    Per solver (in the order of ``solver``): recovery error per iteration, and Hamming loss and
+    1 - average AUC on n_test held-out instances with all (noise-free) labels."""
     s_model, s_data, s_init, s_test = seed.spawn(4)
     W_star = gen.gaussian_model_matrix(d1, d2, k, s_model)
     model = gen.SingleLabelModel(W_star, xi=xi, flip_prob=flip_prob)
