@@ -33,7 +33,7 @@ def _benchmarks(module):
 
 def test_every_benchmark_module_imports_and_every_public_class_holds_benchmarks():
     modules = sorted(p.stem for p in (ROOT / "asv_bench" / "benchmarks").glob("bench_*.py"))
-    assert {"bench_goals", "bench_kernels", "bench_solvers", "bench_tiers"} <= set(modules)
+    assert {"bench_goals", "bench_kernels", "bench_solvers", "bench_tiers", "bench_onebit"} <= set(modules)
     for name in modules:
         module = importlib.import_module(f"benchmarks.{name}")
         classes = [c for c in vars(module).values() if inspect.isclass(c) and c.__module__ == module.__name__]
@@ -47,6 +47,19 @@ def test_every_goal_is_a_pair_of_ours_and_the_numpy_reference():
     ours = {n[len("time_ours_"):] for n in names if n.startswith("time_ours_")}
     assert ours == {"standard_normal_1e7", "surrogate_n100_m1e6"}
     assert all(f"time_numpy_{x}" in names for x in ours)
+
+
+def test_onebit_numpy_reference_is_algorithm1_it_recovers_w_star_like_ours():
+    import numpy as np
+
+    from simverify.generators import onebit as gen
+    from simverify.solvers import onebit as sol
+    module = importlib.import_module("benchmarks.bench_onebit")
+    W_star = gen.gaussian_model_matrix(40, 10, 2, 0)
+    ref = module.algorithm1_numpy_reference(W_star, 2, 20_000, 6, 1)
+    *_, (_, ours) = sol.algorithm1(gen.SingleLabelModel(W_star), 2, 20_000, 6, 1)
+    e_ref, e_ours = (np.linalg.norm(W - W_star, 2) for W in (ref, ours.W))
+    assert e_ref < 0.3 and 0.5 < e_ref / e_ours < 2.0
 
 
 @pytest.mark.parametrize("module_name", CHEAP_MODULES)

@@ -19,8 +19,10 @@ LEML_ERRATUM = (
     "(d1 = 50, d2 = 20, k = 3, m = 4000, T = 10): 1 - AUC 3.5x lower noise-free, 10x lower at xi = 0.3 and 12x "
     "at p = 10%; recovery error 1.8x to 3.7x lower. Algorithm 1 uses each batch once and its error floor is set "
     "by m, not m T (Theorem 1). Against LEML restricted to the current batch (one alternating step per batch, "
-    "warm-started), Algorithm 1 wins noise-free (1 - AUC 0.35x) as printed. The paper does not say how LEML "
-    "was run.")
+    "warm-started), Algorithm 1 wins noise-free (1 - AUC 0.35x) as printed. At the paper's size (d1 = 500, "
+    "d2 = 200, m = 10^5, T = 10; one run, noise-free) the three are close: AUC 99.95 % (ours), 99.97 % (LEML), "
+    "99.65 % (LEML per batch); recovery error 0.28, 0.24, 0.80. The printed AUCs (98.73 vs 95.29) are lower "
+    "than all three. The paper does not say how LEML was run or how the AUC was averaged.")
 
 
 def noise_free(var, solver):

@@ -1,0 +1,158 @@
+"""Qiu et al. (2017): kernels against naive NumPy references, Algorithm 1's two forms and its printed
+start, LEML's steps against least squares, metrics against definitions, bad input refused."""
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simverify import metrics
+from simverify.generators import onebit as gen
+from simverify.kernels.onebit import INSTANCE_CHUNK, sign_difference_moments
+from simverify.kernels.rng import n_chunks, spawn_generators
+from simverify.solvers import multilabel as ml
+from simverify.solvers import onebit as sol
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return gen.SingleLabelModel(gen.gaussian_model_matrix(12, 5, 2, 3), xi=0.2, flip_prob=0.05)
+
+
+def naive_residual(model, W, m, seed):
+    """sqrt(d2)/(m lambda) A'(y - sign(A(W))) from the materialised stream, term by term."""
+    X, labels, y, _ = gen.single_label_instances(model, m, seed)
+    d1, d2 = model.shape
+    H = np.zeros((d1, d2))
+    for x, j, yi in zip(X, labels, y):
+        e_bar = np.sqrt(d2) * np.eye(d2)[j]
+        s = 1.0 if x @ W[:, j] >= 0 else -1.0
+        H += (yi - s) * np.outer(x, e_bar)
+    return np.sqrt(d2) / (m * sol.LAMBDA) * H
+
+
+def test_streamed_residual_matches_the_materialised_stream(model):
+    W = gen.gaussian_model_matrix(12, 5, 2, 9)
+    m = 2 * INSTANCE_CHUNK + 37  # a partial last chunk
+    assert np.allclose(sol.residual_matrix(model, W, m, 4), naive_residual(model, W, m, 4), atol=1e-12)
+
+
+def test_stream_bits_follow_eq2_with_noise_and_flips(model):
+    X, labels, y, clean = gen.single_label_instances(model, 5000, 1)
+    assert np.array_equal(clean, np.where(np.einsum("ia,ai->i", X, model.w_star[:, labels]) >= 0, 1.0, -1.0))
+    assert 0.05 < np.mean(y != clean) < 0.2  # flips (5%) plus noise xi = 0.2 inside the sign
+    noiseless = gen.SingleLabelModel(model.w_star)
+    X2, _, y2, clean2 = gen.single_label_instances(noiseless, 5000, 1)
+    assert np.array_equal(X, X2) and np.array_equal(y2, clean2)  # same draws whatever the noise model
+
+
+def test_sign_correlation_is_unbiased_for_w_star(model):
+    est = sol.sign_correlation(gen.SingleLabelModel(model.w_star), 400_000, 2)
+    assert np.sum(est * model.w_star) / np.sum(model.w_star ** 2) == pytest.approx(1.0, abs=0.02)
+
+
+def test_sign_difference_moments_match_numpy():
+    d, n = 4, 3000
+    w = np.array([1.0, 0.0, 0.0, 0.0])
+    w2 = np.array([0.6, 0.8, 0.0, 0.0])
+    outer, norm2 = sign_difference_moments(spawn_generators(5, n_chunks(n, 1024)), w, w2, n, 1024)
+    # the same streams drawn by NumPy: chunk c holds samples 1024 c .. 1024 (c + 1) - 1, d normals each
+    G = np.concatenate([g.standard_normal(min(1024, n - 1024 * c) * d).reshape(-1, d)
+                        for c, g in enumerate(spawn_generators(5, n_chunks(n, 1024)))])
+    f = (np.where(G @ w >= 0, 1.0, -1.0) - np.where(G @ w2 >= 0, 1.0, -1.0)) ** 2
+    assert np.allclose(outer.sum(0), (G * f[:, None]).T @ G) and np.isclose(norm2.sum(), f @ (G ** 2).sum(1))
+
+
+def test_dilation_spectrum_is_plus_minus_singular_values():
+    W = gen.gaussian_model_matrix(7, 4, 2, 1)
+    eig = np.linalg.eigvalsh(sol.hermitian_dilation(W))
+    s = np.linalg.svd(W, compute_uv=False)
+    assert np.allclose(np.sort(eig), np.sort(np.r_[s, -s, np.zeros(3)]), atol=1e-12)
+
+
+def test_block_and_dilation_forms_give_the_same_iterates():
+    model = gen.SingleLabelModel(gen.gaussian_model_matrix(20, 8, 2, 1))
+    block = list(sol.algorithm1(model, 2, 3000, 4, 6, form="block"))
+    dil = list(sol.algorithm1(model, 2, 3000, 4, 6, form="dilation"))
+    for (t, a), (u, b) in zip(block, dil, strict=True):
+        assert t == u and np.allclose(a.W, b.W, atol=1e-10) and np.allclose(a.U, b.U, atol=1e-10)
+
+
+def test_printed_start_normalises_zero_and_stops_with_nan_while_zero_start_recovers():
+    model = gen.SingleLabelModel(gen.gaussian_model_matrix(20, 8, 2, 1))
+    printed = list(sol.algorithm1(model, 2, 5000, 5, 6, start="printed"))
+    assert [t for t, _ in printed] == [0, 1] and np.all(np.isnan(printed[-1][1].W))
+    *_, (t, last) = sol.algorithm1(model, 2, 20_000, 5, 6, start="zero")
+    assert t == 5 and metrics.spectral_error(last.W, model.w_star) < 0.3
+    assert np.allclose(np.linalg.norm(last.W, axis=0), 1.0)
+
+
+def test_conditioned_model_has_unit_columns_rank_k_and_the_condition_number():
+    W = gen.conditioned_model_matrix(30, 12, 3, 5.0, 2)
+    s = np.linalg.svd(W, compute_uv=False)
+    assert np.allclose(np.linalg.norm(W, axis=0), 1.0) and s[3] < 1e-10 and s[0] / s[2] == pytest.approx(5.0)
+
+
+def test_leml_steps_solve_their_least_squares_problems():
+    model = gen.SingleLabelModel(gen.gaussian_model_matrix(6, 4, 2, 1))
+    X, labels, y, _ = gen.single_label_instances(model, 300, 2)
+    stats = ml.LabelStatistics.empty(6, 4)
+    stats.add(X, labels, y)
+    U = np.random.default_rng(0).standard_normal((6, 2))
+    V = ml.leml_v_step(stats, U, 0.5)
+    for j in range(4):
+        Z = X[labels == j] @ U
+        assert np.allclose(V[j], np.linalg.solve(Z.T @ Z + 0.5 * np.eye(2), Z.T @ y[labels == j]))
+    U2 = ml.leml_u_step(stats, V, 0.5)
+    design = np.stack([np.kron(V[j], x) for x, j in zip(X, labels)])  # row: vec(x v_j^T) (column-major)
+    ref = np.linalg.solve(design.T @ design + 0.5 * np.eye(12), design.T @ y).reshape(2, 6).T
+    assert np.allclose(U2, ref)
+
+
+def test_average_auc_and_hamming_loss_match_their_definitions():
+    rng = np.random.default_rng(3)
+    scores, Y = rng.standard_normal((60, 3)), np.where(rng.standard_normal((60, 3)) > 0, 1.0, -1.0)
+    scores[:5, 0] = 0.25  # ties count one half
+    pairs = [np.mean([(p > q) + 0.5 * (p == q) for p in scores[Y[:, j] > 0, j] for q in scores[Y[:, j] < 0, j]])
+             for j in range(3)]
+    assert metrics.average_auc(scores, Y) == pytest.approx(np.mean(pairs))
+    assert metrics.hamming_loss(scores, Y) == pytest.approx(np.mean(np.where(scores >= 0, 1, -1) != Y))
+
+
+@pytest.mark.parametrize("call,needle", [
+    (lambda: gen.gaussian_model_matrix(5, 4, 6, 0), "exceeds min(d1, d2)"),
+    (lambda: gen.gaussian_model_matrix(5, 1, 1, 0), "at least 2"),
+    (lambda: gen.gaussian_model_matrix(5, 4, True, 0), "positive integer"),
+    (lambda: gen.SingleLabelModel(np.eye(3)[:, :2], flip_prob=1.5), "flip probability"),
+    (lambda: gen.SingleLabelModel(np.eye(3)[:, :2], xi=float("nan")), "noise level"),
+    (lambda: gen.SingleLabelModel(np.eye(3)[:, :2] * 2), "unit-norm columns"),
+    (lambda: gen.column_normalize(np.array([[1.0, 0.0], [0.0, 0.0]])), "zero column"),
+    (lambda: sol.residual_matrix(gen.SingleLabelModel(np.eye(3)[:, :2]), np.eye(3)[:, :2], 0, 1), "m must be"),
+    (lambda: next(sol.algorithm1(gen.SingleLabelModel(np.eye(3)[:, :2]), 1, 10, 0, 1)), "T must be"),
+    (lambda: next(sol.algorithm1(gen.SingleLabelModel(np.eye(3)[:, :2]), 1, 10, 1, 1, start="x")), "start"),
+    (lambda: sol.residual_matrix(gen.SingleLabelModel(np.eye(3)[:, :2]), np.full((3, 2), np.inf), 5, 1),
+     "non-finite")])
+def test_bad_input_is_refused_with_a_clear_error(call, needle):
+    with pytest.raises(ValueError, match=None) as err:
+        call()
+    assert needle in str(err.value)
+
+
+@pytest.mark.parametrize("assignment,needle", [
+    ("k=30", "rank k=30 exceeds"), ("d2=1", "at least 2"), ("m=0", "parameter m must be a positive integer"),
+    ("T=-1", "parameter T"), ("flip_prob=1.5", "flip_prob"), ("xi=nan", "not finite")])
+def test_cli_refuses_bad_paper_parameters_before_any_work(tmp_path, assignment, needle):
+    store = tmp_path / "s"
+    name = assignment.split("=")[0]
+    claim = {"T": "onebit.theorem1.rate_m", "flip_prob": "onebit.theorem1.rate_m", "xi": "onebit.theorem1.rate_m",
+             "m": "onebit.theorem2.bound_d1"}.get(name, "onebit.lemma1.rate_m")
+    res = subprocess.run([sys.executable, "-m", "simverify.cli", "check", claim, "--set", assignment,
+                          "--scheduler", "serial", "--store", str(store)], capture_output=True, text=True,
+                         cwd=ROOT, timeout=300, check=False)
+    assert res.returncode == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], res.stderr
+    assert not store.exists()
