@@ -87,36 +87,65 @@ def _dilation_angle_tan(U_star: np.ndarray, U: np.ndarray) -> float:
     return float(np.tan(theta))
 
 
-def measure_algorithm1(seed, *, d1: int, d2: int, k: int, m: int, T: int, kappa: float = 0.0, xi: float = 0.0,
-                       flip_prob: float = 0.0, start: str = "zero", form: str = "block") -> dict:
-    """Algorithm 1 from one model draw: per iteration t = 0..T the error ||W* - W(t)||_2, the
-    Lemma 5 ratio ||dil(W*) - dil(W(t))|| / ||dil(W*) - U(t) V(t)^T||, tan theta(U*, U~(t)) and
-    |tan theta(U*, U~(t)) - tan theta(U*, QR(U~(t)))| (Lemma 6) and the same against U(t-1) (what a
-    power step changes); the final error."""
-    s_model, s_data = seed.spawn(2)
-    W_star = model_matrix(d1, d2, k, kappa, s_model)
-    model = gen.SingleLabelModel(W_star, xi=xi, flip_prob=flip_prob)
+def _finite(A: np.ndarray) -> bool:
+    return bool(np.all(np.isfinite(A)))
+
+
+def _iterate_quantities(states: list, W_star: np.ndarray, k: int) -> dict:
+    """Per iteration t = 0..T of Algorithm 1's states: the error eps_t = ||W* - W(t)||_2 (= that of the
+    dilations, Lemma 3), tan theta(U*, U(t)), Lemma 5's ratio ||dil(W*) - dil(W(t))|| / ||dil(W*) -
+    U(t) V(t)^T||, Lemma 6's gaps, and (t >= 1) Lemma 4's perturbation ||H(t) + W(t-1) - W*||_2 with
+    tau = max(eps_{t-1}, eps_{t-1}^(1/2)), and Lemma 7's two ratios (bound / lhs; <= 1 when it holds)."""
     D_star = sol.hermitian_dilation(W_star)
     U_star = sol.dilation_top_eigenvectors(W_star, 2 * k)
-
-    def error(s):
-        return metrics.spectral_error(s.W, W_star) if np.all(np.isfinite(s.W)) else float("nan")
-
-    def lemma5(s):
-        if not np.all(np.isfinite(s.W)):
-            return float("nan")
-        return metrics.spectral_error(sol.hermitian_dilation(s.W), D_star) / metrics.spectral_error(s.U @ s.V.T, D_star)
+    sigma = np.linalg.svd(W_star, compute_uv=False)
 
     def tan(U):
         return _dilation_angle_tan(U_star, U)
 
+    def err(W):
+        return metrics.spectral_error(W, W_star) if _finite(W) else np.nan
+
+    def lemma5(s):
+        if not _finite(s.W):
+            return np.nan
+        return metrics.spectral_error(sol.hermitian_dilation(s.W), D_star) / metrics.spectral_error(s.U @ s.V.T, D_star)
+
+    eps = np.array([err(s.W) for s in states])
+    alpha = np.array([tan(s.U) for s in states])
+    pert = np.array([np.nan] + [err(b.H + a.W) for a, b in zip(states, states[1:])])
+    tau = np.concatenate([[np.nan], np.maximum(eps[:-1], np.sqrt(eps[:-1]))])
+    return {"error": eps, "tan_theta": alpha, "lemma5_ratio": np.array([lemma5(s) for s in states]),
+            "lemma6_gap": np.array([abs(tan(s.U_tilde) - tan(s.U)) for s in states]),
+            "lemma6_gap_previous": np.array([np.nan] + [abs(tan(b.U_tilde) - tan(a.U))
+                                                        for a, b in zip(states, states[1:])]),
+            "perturbation": pert, "tau": tau,
+            "lemma7_alpha_ratio": alpha * sigma[k - 1] / (3 * np.sqrt(5) * pert),
+            "lemma7_error_ratio": eps / (4 * np.sqrt(k) * (alpha * sigma[0] + pert))}
+
+
+def _lemma8(state0, W_star: np.ndarray, k: int) -> dict:
+    """Lemma 8 at the initialisation: sin theta(U(0), U*) against 2 eps / (sigma_2k - sigma_2k+1) of the
+    dilations, eps = ||dil(H(0)) - dil(W*)||_2 = ||H(0) - W*||_2, sigma_2k = sigma_k(W*), sigma_2k+1 = 0;
+    ``lemma8_condition`` is 1 where the lemma's hypothesis eps <= sigma_k/4 holds."""
+    sigma_k = np.linalg.svd(W_star, compute_uv=False)[k - 1]
+    eps0 = metrics.spectral_error(state0.H, W_star)
+    sin0 = np.sin(metrics.principal_angles(state0.U, sol.dilation_top_eigenvectors(W_star, 2 * k))[-1])
+    return {"lemma8_ratio": sin0 / (2 * eps0 / sigma_k), "lemma8_condition": float(eps0 <= sigma_k / 4),
+            "lemma8_sin_theta": sin0, "lemma8_eps_over_gap": eps0 / sigma_k}
+
+
+def measure_algorithm1(seed, *, d1: int, d2: int, k: int, m: int, T: int, kappa: float = 0.0, xi: float = 0.0,
+                       flip_prob: float = 0.0, start: str = "zero", form: str = "block") -> dict:
+    """Algorithm 1 from one model draw: the per-iteration quantities of ``_iterate_quantities``
+    (t = 0..T; NaN after a run stopped by NaN), Lemma 8 at the start, the final error, and whether
+    the run recovered W* (finite final error below 1)."""
+    s_model, s_data = seed.spawn(2)
+    W_star = model_matrix(d1, d2, k, kappa, s_model)
+    model = gen.SingleLabelModel(W_star, xi=xi, flip_prob=flip_prob)
     states = [s for _, s in sol.algorithm1(model, k, m, T, s_data, start=start, form=form)]
     states += [states[-1]] * (T + 1 - len(states))  # a run stopped by NaN keeps its NaN state
-    out = {"error": [error(s) for s in states],
-           "lemma5_ratio": [lemma5(s) for s in states], "tan_theta": [tan(s.U) for s in states],
-           "lemma6_gap": [abs(tan(s.U_tilde) - tan(s.U)) for s in states],
-           "lemma6_gap_previous": [np.nan] + [abs(tan(b.U_tilde) - tan(a.U)) for a, b in zip(states, states[1:])]}
-    out = {name: np.asarray(v, dtype=float) for name, v in out.items()}
+    out = {**_iterate_quantities(states, W_star, k), **_lemma8(states[0], W_star, k)}
     out["final_error"] = out["error"][-1]
     out["recovered"] = float(np.isfinite(out["final_error"]) and out["final_error"] < 1.0)
     return out
@@ -150,3 +179,26 @@ def measure_figure1(seed, *, d1: int, d2: int, k: int, m: int, T: int, n_test: i
         hamming[i] = metrics.hamming_loss(scores, Y_test)
         auc_gap[i] = 1.0 - metrics.average_auc(scores, Y_test)
     return {"error": error, "hamming": hamming, "auc_gap": auc_gap}
+
+
+def measure_rip(seed, *, d1: int, d2: int, k: int, m: int, n_probe: int = 20) -> dict:
+    """Definition 1 for the sensing operator of Eq. (3) on one draw of m instances. With G_j =
+    (d2/m) sum_{i: j_i = j} x_i x_i^T, (1/m)||A(W)||^2 = sum_j w_j^T G_j w_j, so the delta_k-RIP constant
+    over rank-k matrices (k >= 1) is exactly max_j ||G_j - I||_2 (a single column attains it):
+    ``delta_k``. ``delta_probe``: the largest |(1/m)||A(W)||^2/||W||_F^2 - 1| over n_probe random rank-k W
+    (a lower estimate). ``delta_unscaled``: the same constant with e instead of e_bar (no sqrt(d2))."""
+    s_data, s_probe = seed.spawn(2)
+    model = gen.SingleLabelModel(gen.column_normalize(np.eye(d1, d2) + 1.0))  # the bits are not used
+    X, labels, _, _ = gen.single_label_instances(model, m, s_data)
+    stats = ml.LabelStatistics.empty(d1, d2)
+    stats.add(X, labels, np.zeros(m))
+    G = stats.S * (d2 / m)
+    eye = np.eye(d1)
+    delta = max(np.abs(np.linalg.eigvalsh(G[j] - eye)).max() for j in range(d2))
+    unscaled = max(np.abs(np.linalg.eigvalsh(G[j] / d2 - eye)).max() for j in range(d2))
+    g = np.random.default_rng(s_probe)
+    probe = 0.0
+    for _ in range(n_probe):
+        W = g.standard_normal((d1, k)) @ g.standard_normal((k, d2))
+        probe = max(probe, abs(np.einsum("ja,jab,jb->", W.T, G, W.T) / np.sum(W * W) - 1.0))
+    return {"delta_k": delta, "delta_probe": probe, "delta_unscaled": unscaled}

@@ -10,8 +10,9 @@ from . import measures as ms
 
 PAPER_SIZE = {"d1": 500, "d2": 200, "k": 3}
 SMALL = {"d1": 50, "d2": 20, "k": 3}
-ITERATION_OUT = {"error": ("iteration",), "lemma5_ratio": ("iteration",), "tan_theta": ("iteration",),
-                 "lemma6_gap": ("iteration",), "lemma6_gap_previous": ("iteration",)}
+ITERATION_OUT = {name: ("iteration",) for name in (
+    "error", "tan_theta", "lemma5_ratio", "lemma6_gap", "lemma6_gap_previous", "perturbation", "tau",
+    "lemma7_alpha_ratio", "lemma7_error_ratio")}
 
 
 def _tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
@@ -20,12 +21,12 @@ def _tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
 
 # Lemma 1
 LEMMA1 = Sweep("onebit.lemma1", ms.measure_lemma1, _tiers(
-    Tier(Grid({"m": [2000, 8000, 32000]}), 32, SMALL),
+    Tier(Grid({"m": [4000, 16_000, 64_000]}), 24, SMALL),
     Tier(Grid({"m": [10_000, 30_000, 100_000, 300_000, 1_000_000]}), 20, PAPER_SIZE)))
 
 # Lemma 2: along ||w - w'|| (angle up to pi/2) and along d1
 LEMMA2_DIST = Sweep("onebit.lemma2.dist", ms.measure_lemma2, _tiers(
-    Tier(Grid({"dist": [0.05, 0.2, 0.8, 1.4]}), 6, {"d1": 10, "n": 200_000}),
+    Tier(Grid({"dist": [0.05, 0.2, 0.8, 1.4]}), 8, {"d1": 4, "n": 400_000}),
     Tier(Grid({"dist": [0.02, 0.05, 0.1, 0.2, 0.4, 0.8, 1.2, 1.4]}), 20, {"d1": 20, "n": 2_000_000})))
 
 LEMMA2_D1 = Sweep("onebit.lemma2.d1", ms.measure_lemma2, _tiers(
@@ -57,6 +58,44 @@ SOLVERS = ["ours", "leml", "leml_batch"]
 NOISE_CASES = {"case": {"xi": [0.0, 0.1, 0.2, 0.3, 0.0, 0.0, 0.0, 0.0],
                         "flip_prob": [0.0, 0.0, 0.0, 0.0, 0.01, 0.025, 0.05, 0.1]}}
 FIGURE1 = Sweep("onebit.figure1", ms.measure_figure1, _tiers(
-    Tier(Grid(zipped=NOISE_CASES), 4, {**SMALL, "m": 4000, "T": 10, "n_test": 2000, "solver": SOLVERS}),
+    Tier(Grid(zipped=NOISE_CASES), 4, {**SMALL, "m": 4000, "T": 8, "n_test": 1000, "solver": SOLVERS}),
     Tier(Grid(zipped=NOISE_CASES), 5, {**PAPER_SIZE, "m": 100_000, "T": 10, "n_test": 10_000, "solver": SOLVERS})),
     outputs={"error": ("solver", "iteration"), "hamming": ("solver",), "auc_gap": ("solver",)})
+
+# Theorem 1's dependence on d1, d2, k and the condition number (final error at fixed m)
+_T1 = {"m": 8000, "T": 6}
+ALGORITHM1_D1 = Sweep("onebit.algorithm1.d1", ms.measure_algorithm1, _tiers(
+    Tier(Grid({"d1": [20, 40, 80, 160]}), 6, {"d2": 10, "k": 3, **_T1}),
+    Tier(Grid({"d1": [250, 500, 1000, 2000]}), 10, {"d2": 200, "k": 3, "m": 100_000, "T": 10})),
+    outputs=ITERATION_OUT)
+
+ALGORITHM1_D2 = Sweep("onebit.algorithm1.d2", ms.measure_algorithm1, _tiers(
+    Tier(Grid({"d2": [10, 20, 40]}), 6, {"d1": 60, "k": 3, **_T1}),
+    Tier(Grid({"d2": [50, 100, 200, 400]}), 10, {"d1": 500, "k": 3, "m": 100_000, "T": 10})),
+    outputs=ITERATION_OUT)
+
+ALGORITHM1_K = Sweep("onebit.algorithm1.k", ms.measure_algorithm1, _tiers(
+    Tier(Grid({"k": [1, 2, 4, 8]}), 6, {"d1": 50, "d2": 20, **_T1}),
+    Tier(Grid({"k": [1, 2, 3, 5, 8, 12]}), 10, {"d1": 500, "d2": 200, "m": 100_000, "T": 10})),
+    outputs=ITERATION_OUT)
+
+ALGORITHM1_KAPPA = Sweep("onebit.algorithm1.kappa", ms.measure_algorithm1, _tiers(
+    Tier(Grid({"kappa": [1.0, 2.0, 4.0, 8.0]}), 6, {"d1": 50, "d2": 20, "k": 3, **_T1}),
+    Tier(Grid({"kappa": [1.0, 2.0, 4.0, 8.0, 16.0]}), 10, {**PAPER_SIZE, "m": 100_000, "T": 10})),
+    outputs=ITERATION_OUT)
+
+# Lemma 8 at the initialisation, where its hypothesis eps <= sigma_k / 4 holds (m large enough)
+LEMMA8 = Sweep("onebit.lemma8", ms.measure_algorithm1, _tiers(
+    Tier(Grid({"m": [64_000, 256_000]}), 8, {**SMALL, "T": 1}),
+    Tier(Grid({"m": [400_000, 1_600_000]}), 10, {**PAPER_SIZE, "T": 1})),
+    outputs=ITERATION_OUT)
+
+# Theorem 2 along d2
+THEOREM2_D2 = Sweep("onebit.theorem2.d2", ms.measure_theorem2, _tiers(
+    Tier(Grid({"d2": [10, 20, 40, 80]}), 8, {"d1": 200, "k": 3, "m": 20_000, "step": 0.5}),
+    Tier(Grid({"d2": [50, 100, 200, 400]}), 20, {"d1": 1000, "k": 3, "m": 400_000, "step": 0.5})))
+
+# Definition 1: the delta_k-RIP constant of the sensing operator
+RIP = Sweep("onebit.definition1", ms.measure_rip, _tiers(
+    Tier(Grid({"m": [8000, 32_000, 128_000]}), 8, {"d1": 20, "d2": 10, "k": 3}),
+    Tier(Grid({"m": [100_000, 400_000, 1_600_000]}), 10, {"d1": 100, "d2": 50, "k": 3})))
