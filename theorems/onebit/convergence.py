@@ -153,7 +153,8 @@ PAPER.claim(
 
 PAPER.claim(
     "theorem1.bound_k", item="Theorem 1",
-    statement="error / (d1 d2 k^1.5 / m) does not grow with k (measured: the error grows like k^0.7 or less).",
+    statement="error / (d1 d2 k^1.5 / m) does not grow with k (measured: the error grows like k^0.68, "
+              "0.063 to 0.254 from k = 1 to 8).",
     formula=r"\|W^* - W^{(T)}\|_2 = O(d_1 d_2 k^{1.5}/m)",
     law=RatioBounded(lambda ds: ds["final_error"] / ds["k"] ** 1.5, "k"), sweep=sw.ALGORITHM1_K,
     controls=(Control("no_k_factor", "the bound without k", law=RatioBounded("final_error", "k")),))
@@ -171,9 +172,10 @@ PAPER.claim(
     formula=r"m \ge C (12\sqrt{5}\sigma_1^*/\sigma_k^* + 4)^2 d_1 d_2 k^{1.5}/\delta_1^2",
     law=PowerLaw(lambda ds: ds["final_error"] / kappa_factor(ds), "kappa", 0.0), sweep=sw.ALGORITHM1_KAPPA,
     expected=REFUTED,
-    erratum="The condition number barely matters: at m = 16000 (d1 = 50, d2 = 20, k = 3, T = 8) the final error "
-            "is 0.067 at kappa = 1 and 0.076 at kappa = 8 (3 seeds per point in the pilot), a log-log slope near "
-            "0.06, while the factor (12 sqrt(5) kappa + 4)^2 grows 55-fold. The bound holds (it is an upper bound); "
-            "its kappa factor comes from the proof (alpha_t <= 2 via Lemma 8) and does not describe the algorithm.",
+    erratum="The condition number barely matters: at m = 8000 (d1 = 50, d2 = 20, k = 3, T = 6; quick tier, 6 "
+            "runs per point) the final error is 0.126, 0.133, 0.147, 0.151 at kappa = 1, 2, 4, 8 (log-log slope "
+            "about 0.09), while the factor (12 sqrt(5) kappa + 4)^2 grows 51-fold (slope of error / factor -1.79 "
+            "[-1.93, -1.66]). The bound holds (it is an upper bound); its kappa factor comes from the proof "
+            "(keeping alpha_t <= 2 through Lemmas 7 and 8) and does not describe the algorithm.",
     controls=(Control("weak_kappa_dependence", "the error grows at most like kappa^(1/2)", CONFIRMED,
                       law=SlopeRange("final_error", "kappa", upper=0.5)),))
