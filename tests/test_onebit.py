@@ -156,3 +156,51 @@ def test_cli_refuses_bad_paper_parameters_before_any_work(tmp_path, assignment, 
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], res.stderr
     assert not store.exists()
+
+
+# --- Section 5.2 and Table 2's baselines ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def labelled():
+    model = gen.SingleLabelModel(gen.gaussian_model_matrix(8, 4, 2, 5))
+    return gen.fully_labelled_instances(model, 60, 6)
+
+
+def test_full_observation_residual_averages_to_its_expectation_over_uniform_pairs(labelled):
+    X, Y = labelled
+    H = sol.full_observation_residual(X, Y, np.zeros((8, 4)), 2_000_000, 3)
+    expected = X.T @ (Y - 1.0) / (sol.LAMBDA * X.shape[0])  # (d2/lambda) E over (i, j) of (Y_ij - 1) x_i e_j^T
+    assert np.abs(H - expected).max() < 0.05 * np.abs(expected).max()
+
+
+def test_full_observation_algorithm1_recovers_w_star():
+    model = gen.SingleLabelModel(gen.gaussian_model_matrix(20, 6, 2, 1))
+    X, Y = gen.fully_labelled_instances(model, 3000, 2)
+    *_, (_, last) = sol.algorithm1_full_observation(X, Y, 2, 20_000, 6, 4)
+    assert metrics.spectral_error(last.W, model.w_star) < 0.3
+
+
+def test_svm_dual_coordinate_descent_matches_a_generic_dual_solver(labelled):
+    from scipy.optimize import minimize
+    X, Y = labelled
+    W = ml.one_vs_all_svm(X, Y, 0, C=0.5, epochs=300)
+    y = Y[:, 0]
+    Q = (y[:, None] * X) @ (y[:, None] * X).T
+    res = minimize(lambda a: 0.5 * a @ Q @ a - a.sum(), np.zeros(len(y)), jac=lambda a: Q @ a - 1.0,
+                   bounds=[(0.0, 0.5)] * len(y), method="L-BFGS-B", options={"ftol": 1e-14, "gtol": 1e-10})
+    assert np.allclose(W[:, 0], (res.x * y) @ X, atol=1e-3)
+
+
+def test_trace_norm_regression_without_penalty_is_least_squares_and_svt_shrinks_singular_values(labelled):
+    X, Y = labelled
+    W = ml.trace_norm_regression(X, Y, "squared", lam_rel=0.0, iters=3000)
+    assert np.allclose(W, np.linalg.lstsq(X, Y, rcond=None)[0], atol=1e-6)
+    Z = ml.singular_value_threshold(np.diag([3.0, 1.0, 0.5]), 0.75)
+    assert np.allclose(Z, np.diag([2.25, 0.25, 0.0]))
+
+
+def test_leml_full_u_step_solves_its_normal_equations(labelled):
+    X, Y = labelled
+    state = ml.leml_full(X, Y, 2, 0, reg=0.3, iters=3)
+    U, V = state.U, state.V
+    assert np.allclose(X.T @ X @ U @ V.T @ V + 0.3 * U, X.T @ Y @ V, atol=1e-8)

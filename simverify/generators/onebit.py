@@ -110,9 +110,9 @@ def single_label_instances(model: SingleLabelModel, m: int, seed) -> tuple[np.nd
     return instance_block(gens, model.wt_star, model.xi, model.flip_prob, int(m), INSTANCE_CHUNK)
 
 
-def held_out_instances(model: SingleLabelModel, n: int, seed) -> tuple[np.ndarray, np.ndarray]:
-    """Held-out instances with all labels (Section 5.1, testing): X (n, d1) i.i.d. N(0, 1) and
+def fully_labelled_instances(model: SingleLabelModel, n: int, seed) -> tuple[np.ndarray, np.ndarray]:
+    """Instances with all labels (Section 5.1 testing, 5.2 training): X (n, d1) i.i.d. N(0, 1) and
     the noise-free label matrix Y = sign(X W*) (n, d2), sign(0) = 1."""
-    n = positive_int("number of test instances", n)
+    n = positive_int("number of instances n", n)
     X = rng.standard_normal(seed, (n, model.shape[0]))
     return X, np.where(X @ model.w_star >= 0.0, 1.0, -1.0)

@@ -114,3 +114,28 @@ def sign_difference_moments(gens, w, w2, n, chunk):
                     for b in range(d):
                         outer[c, a, b] += f * g[a] * g[b]
     return outer, norm2
+
+
+@njit(**JIT)
+def full_observation_chunk(g, X, Y, wt, count, acc):
+    """acc (d2, d1) += sum over ``count`` pairs (i, j) drawn uniformly (i in 0..n-1, then j in 0..d2-1) of
+    (Y_ij - sign(<x_i, W_j>)) x_i e_j^T, transposed (Section 5.2: labels sampled from a fully labelled set)."""
+    n, d2 = Y.shape
+    for _ in range(count):
+        i = g.integers(0, n)
+        j = g.integers(0, d2)
+        r = Y[i, j] - sign(np.dot(X[i], wt[j]))
+        if r != 0.0:
+            acc[j] += r * X[i]
+
+
+@njit(**PARALLEL_JIT)
+def full_observation_slots(gens, X, Y, wt, m, chunk, n_slots):
+    """Partial sums (n_slots, d2, d1) of ``full_observation_chunk`` over m sampled pairs, slot s holding
+    chunks s, s + n_slots, ... in order."""
+    d2, d1 = wt.shape
+    out = np.zeros((n_slots, d2, d1))
+    for s in prange(n_slots):
+        for c in range(s, len(gens), n_slots):
+            full_observation_chunk(gens[c], X, Y, wt, min(chunk, m - c * chunk), out[s])
+    return out

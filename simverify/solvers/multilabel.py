@@ -89,3 +89,72 @@ def leml(batches: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]], d2: int, 
         V = leml_v_step(stats, U, reg)
         U = leml_u_step(stats, V, reg)
         yield t, LemlState(U, V)
+
+
+# --------------------------------------------------------------------------- full observation (Table 2)
+def one_vs_all_svm(X: np.ndarray, Y: np.ndarray, seed, C: float = 1.0, epochs: int = 10) -> np.ndarray:
+    """W (d1, d2): one L2-regularised hinge-loss linear SVM per label (no bias, no low-rank
+    constraint), trained on X (n, d1), Y (n, d2) in +-1 by dual coordinate descent."""
+    from ..kernels.multilabel import one_vs_all_svm as _svm
+    from ..kernels.rng import spawn_generators
+    X, Y = finite_matrix("X", X), finite_matrix("Y", Y)
+    C, epochs = real_number("C", C, 0.0), positive_int("epochs", epochs)
+    return _svm(spawn_generators(seed, Y.shape[1]), X, Y, C, epochs)
+
+
+def singular_value_threshold(W: np.ndarray, tau: float) -> np.ndarray:
+    """argmin_Z ||Z - W||_F^2 / 2 + tau ||Z||_* : the singular values of W shrunk by tau."""
+    U, s, Vt = np.linalg.svd(W, full_matrices=False)
+    s = np.maximum(s - tau, 0.0)
+    keep = s > 0
+    return (U[:, keep] * s[keep]) @ Vt[keep]
+
+
+def _loss_gradient(X: np.ndarray, Y: np.ndarray, W: np.ndarray, loss: str) -> np.ndarray:
+    """Gradient (d1, d2) of the mean loss over the n x d2 entries: squared (y - x^T w)^2 / 2 or logistic
+    log(1 + exp(-y x^T w))."""
+    Z = X @ W
+    if loss == "squared":
+        R = Z - Y
+    else:
+        R = -Y * np.exp(-np.logaddexp(0.0, Y * Z))  # -y sigma(-y z), stable
+    return X.T @ R / X.shape[0]
+
+
+def trace_norm_regression(X: np.ndarray, Y: np.ndarray, loss: str = "squared", lam_rel: float = 0.05,
+                          iters: int = 50) -> np.ndarray:
+    """W (d1, d2) minimising the mean loss + lam ||W||_*, by accelerated proximal gradient (FISTA) with
+    singular-value thresholding: SMT (``loss='squared'``) and LRT (``'logistic'``) of Table 2.
+    lam = lam_rel * ||grad(0)||_2 (the smallest lam with W = 0 optimal, scaled); step 1/L with L =
+    ||X||_2^2 / n (squared) or / 4n (logistic)."""
+    X, Y = finite_matrix("X", X), finite_matrix("Y", Y)
+    require(loss in ("squared", "logistic"), f"loss must be 'squared' or 'logistic', got {loss!r}")
+    L = np.linalg.norm(X, 2) ** 2 / X.shape[0] / (1.0 if loss == "squared" else 4.0)
+    lam = real_number("lam_rel", lam_rel, 0.0) * np.linalg.norm(_loss_gradient(X, Y, np.zeros((X.shape[1], Y.shape[1])),
+                                                                                loss), 2)
+    W = Z = np.zeros((X.shape[1], Y.shape[1]))
+    t = 1.0
+    for _ in range(positive_int("iters", iters)):
+        W_next = singular_value_threshold(Z - _loss_gradient(X, Y, Z, loss) / L, lam / L)
+        t_next = (1.0 + np.sqrt(1.0 + 4.0 * t * t)) / 2.0
+        Z = W_next + ((t - 1.0) / t_next) * (W_next - W)
+        W, t = W_next, t_next
+    return W
+
+
+def leml_full(X: np.ndarray, Y: np.ndarray, k: int, seed, reg: float = 1.0, iters: int = 10) -> LemlState:
+    """LEML with every label observed (squared loss, W = U V^T, rank k), ``iters`` exact alternating steps:
+    V = Y^T X U (U^T X^T X U + reg I)^-1, then U solving X^T X U V^T V + reg U = X^T Y V through the
+    eigendecompositions of X^T X and V^T V. U starts orthonormal from ``seed``."""
+    X, Y = finite_matrix("X", X), finite_matrix("Y", Y)
+    k, reg = positive_int("k", k), real_number("reg", reg, 0.0)
+    e, P = np.linalg.eigh(X.T @ X)
+    XtY = X.T @ Y
+    U, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((X.shape[1], k)))
+    V = np.zeros((Y.shape[1], k))
+    for _ in range(positive_int("iters", iters)):
+        XU = X @ U
+        V = np.linalg.solve(XU.T @ XU + reg * np.eye(k), XU.T @ Y).T
+        f, Q = np.linalg.eigh(V.T @ V)
+        U = P @ ((P.T @ XtY @ V @ Q) / (e[:, None] * f[None, :] + reg)) @ Q.T
+    return LemlState(U, V)

@@ -7,14 +7,15 @@ the blocks are d1 x d1 and d2 x d2); U, V ((d1 + d2), 2k).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..generators.onebit import SingleLabelModel, as_children, check_rank, instance_generators
+from ..kernels import rng
 from ..kernels.jit import one_blas_thread
-from ..kernels.onebit import INSTANCE_CHUNK, residual_slots
+from ..kernels.onebit import INSTANCE_CHUNK, full_observation_slots, residual_slots
 from ..kernels.rng import N_SLOTS
 from ..validation import finite_matrix, positive_int, require
 
@@ -96,25 +97,18 @@ def _power_step(M: np.ndarray, U: np.ndarray, form: str) -> np.ndarray:
     return np.vstack([M @ U[d1:], M.T @ U[:d1]])
 
 
-def algorithm1(model: SingleLabelModel, k: int, m: int, T: int, seed, start: str = "zero",
-               form: str = "block") -> Iterator[tuple[int, OneBitState]]:
-    """Algorithm 1, yielding (t, state) for t = 0 (initialisation) .. T (see simverify.iteration).
-
-    Batch t (t = 1..T) is m fresh instances of stream t of ``seed``; the initialisation
-    U(0) = top-2k eigenvectors of the dilation of H(0) uses batch 1 with W(0) = 0 (so mT
-    instances in all). ``start='printed'`` runs line 5 as printed at t = 1: it normalises the
-    columns of W~(0) = U(0) V(0)^T = 0, so W(0) and everything after is NaN (the run stops
-    there); ``start='zero'`` keeps line 1's W(0) = 0 at t = 1 instead. ``form='dilation'`` builds
-    the (d1 + d2)-square dilations as printed, ``'block'`` multiplies blockwise (same iterates).
-    """
-    d1, d2 = model.shape
-    d1, d2, k = check_rank(d1, d2, k)
+def power_iteration(residual: Callable[[np.ndarray, np.random.SeedSequence], np.ndarray], shape: tuple[int, int],
+                    k: int, T: int, seed, start: str = "zero", form: str = "block"
+                    ) -> Iterator[tuple[int, OneBitState]]:
+    """Algorithm 1's iteration for any residual H = residual(W, seed_t) (d1, d2), yielding (t, state)
+    for t = 0..T (see simverify.iteration); ``algorithm1`` documents the steps and the options."""
+    d1, d2, k = check_rank(shape[0], shape[1], k)
     T = positive_int("T", T)
     require(start in STARTS, f"start must be one of {list(STARTS)}, got {start!r}")
     require(form in FORMS, f"form must be one of {list(FORMS)}, got {form!r}")
     seeds = as_children(seed, T)
     W = np.zeros((d1, d2))
-    H = residual_matrix(model, W, m, seeds[0])
+    H = residual(W, seeds[0])
     U = dilation_top_eigenvectors(H, 2 * k)  # line 1
     V = np.zeros_like(U)
     yield 0, OneBitState(U, V, W.copy(), W, H, U)
@@ -126,15 +120,55 @@ def algorithm1(model: SingleLabelModel, k: int, m: int, T: int, seed, start: str
         else:
             W = normalize_nonzero_columns(W_tilde)
         if not np.all(np.isfinite(W)):
-            nan = np.full_like(W, np.nan)
-            nan_u = np.full_like(U, np.nan)
+            nan, nan_u = np.full_like(W, np.nan), np.full_like(U, np.nan)
             yield t, OneBitState(nan_u, nan_u, nan, nan, nan, nan_u)
             return
         if t > 1:
-            H = residual_matrix(model, W, m, seeds[t - 1])  # lines 6-7; t = 1 reuses H(0) (W(0) = 0)
+            H = residual(W, seeds[t - 1])  # lines 6-7; t = 1 reuses H(0) (W(0) = 0)
         M = H + W  # line 8: dilation(H) + dilation(W) = dilation(H + W)
         U_tilde = _power_step(M, U, form)  # line 9
         U, _ = np.linalg.qr(U_tilde)  # line 10
         V = _power_step(M, U, form)  # line 11
         W_tilde = U[:d1] @ V[d1:].T
         yield t, OneBitState(U, V, W_tilde, normalize_nonzero_columns(W_tilde), H, U_tilde)
+
+
+def algorithm1(model: SingleLabelModel, k: int, m: int, T: int, seed, start: str = "zero",
+               form: str = "block") -> Iterator[tuple[int, OneBitState]]:
+    """Algorithm 1, yielding (t, state) for t = 0 (initialisation) .. T (see simverify.iteration).
+
+    Batch t (t = 1..T) is m fresh instances of stream t of ``seed``; the initialisation
+    U(0) = top-2k eigenvectors of the dilation of H(0) uses batch 1 with W(0) = 0 (so mT
+    instances in all). ``start='printed'`` runs line 5 as printed at t = 1: it normalises the
+    columns of W~(0) = U(0) V(0)^T = 0, so W(0) and everything after is NaN (the run stops
+    there); ``start='zero'`` keeps line 1's W(0) = 0 at t = 1 instead. ``form='dilation'`` builds
+    the (d1 + d2)-square dilations as printed, ``'block'`` multiplies blockwise (same iterates).
+    """
+    m = positive_int("m", m)
+    return power_iteration(lambda W, s: residual_matrix(model, W, m, s), model.shape, k, T, seed, start, form)
+
+
+def full_observation_residual(X: np.ndarray, Y: np.ndarray, W: np.ndarray, m: int, seed) -> np.ndarray:
+    """H = sqrt(d2)/(m lambda) sum over m (instance, label) pairs sampled uniformly with replacement from a
+    fully labelled set X (n, d1), Y (n, d2) in +-1 of (Y_ij - sign(<x_i, W_j>)) x_i e_bar_j^T (Section 5.2)."""
+    m = positive_int("m", m)
+    d2 = Y.shape[1]
+    gens = rng.spawn_generators(seed, rng.n_chunks(m, INSTANCE_CHUNK))
+    with one_blas_thread():
+        slots = full_observation_slots(gens, X, Y, np.ascontiguousarray(W.T), m, INSTANCE_CHUNK, N_SLOTS)
+    total = np.zeros(slots.shape[1:])
+    for s in range(slots.shape[0]):  # fixed order
+        total += slots[s]
+    return total.T * (d2 / (m * LAMBDA))
+
+
+def algorithm1_full_observation(X: np.ndarray, Y: np.ndarray, k: int, m: int, T: int, seed
+                                ) -> Iterator[tuple[int, OneBitState]]:
+    """The extension of Section 5.2: Algorithm 1 (zero start) where each iteration samples m labels of
+    a fully labelled training set X (n, d1), Y (n, d2) in +-1, yielding (t, state) for t = 0..T."""
+    X = finite_matrix("X", X)
+    Y = finite_matrix("Y", Y)
+    require(X.shape[0] == Y.shape[0], f"X has {X.shape[0]} instances, Y {Y.shape[0]}")
+    require(bool(np.all(np.abs(Y) == 1.0)), "Y must hold labels +-1")
+    return power_iteration(lambda W, s: full_observation_residual(X, Y, W, m, s), (X.shape[1], Y.shape[1]), k, T,
+                           seed)

@@ -99,3 +99,12 @@ THEOREM2_D2 = Sweep("onebit.theorem2.d2", ms.measure_theorem2, _tiers(
 RIP = Sweep("onebit.definition1", ms.measure_rip, _tiers(
     Tier(Grid({"m": [8000, 32_000, 128_000]}), 8, {"d1": 20, "d2": 10, "k": 3}),
     Tier(Grid({"m": [100_000, 400_000, 1_600_000]}), 10, {"d1": 100, "d2": 50, "k": 3})))
+
+# Table 2: fully labelled synthetic sets (Synthetic1-3 at the paper's sizes in the full tier)
+TABLE2_SOLVERS = list(ms.TABLE2_SOLVERS)
+TABLE2 = Sweep("onebit.table2", ms.measure_table2, _tiers(
+    Tier(Grid(zipped={"dataset": {"d1": [50, 100, 150], "d2": [10, 20, 30], "n": [500, 1000, 1500]}}), 4,
+         {"k": 3, "n_test": 2000, "T": 10, "iters": 30, "solver": TABLE2_SOLVERS}),
+    Tier(Grid(zipped={"dataset": {"d1": [500, 1000, 2000], "d2": [100, 300, 500], "n": [5000, 10_000, 20_000]}}),
+         3, {"k": 3, "n_test": 10_000, "T": 10, "solver": TABLE2_SOLVERS})),
+    outputs={"auc_gap": ("solver",)})
