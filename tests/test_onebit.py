@@ -204,3 +204,14 @@ def test_leml_full_u_step_solves_its_normal_equations(labelled):
     state = ml.leml_full(X, Y, 2, 0, reg=0.3, iters=3)
     U, V = state.U, state.V
     assert np.allclose(X.T @ X @ U @ V.T @ V + 0.3 * U, X.T @ Y @ V, atol=1e-8)
+
+
+def test_printed_tables_cover_every_case_and_print_ours_ahead():
+    from theorems.onebit.experiments import TABLE1_PRINTED, TABLE2_PRINTED
+    from theorems.onebit.sweeps import NOISE_CASES, TABLE2
+    cases = len(NOISE_CASES["case"]["xi"])
+    assert all(len(v) == cases for v in TABLE1_PRINTED.values())
+    assert all(o > b for o, b in zip(TABLE1_PRINTED["ours"], TABLE1_PRINTED["leml"]))
+    sets = len(TABLE2.tiers["full"].grid.zipped["dataset"]["d1"])
+    assert all(len(v) == sets for v in TABLE2_PRINTED.values())
+    assert all(TABLE2_PRINTED["ours"][i] == max(v[i] for v in TABLE2_PRINTED.values()) for i in range(sets))
