@@ -53,6 +53,13 @@ def sign_correlation(model: SingleLabelModel, m: int, seed) -> np.ndarray:
     return _adjoint_sum(model, None, m, seed) * (d2 / (m * LAMBDA))
 
 
+def column_by_column(model: SingleLabelModel, m: int, seed) -> np.ndarray:
+    """W* (d1, d2) estimated column by column by one-bit compressed sensing (Section 3, "Comparison"):
+    column j is the normalised average of y_i x_i over the instances labelled j (Plan & Vershynin's
+    estimator for a non-sparse vector), from the first m instances of the stream (model, seed)."""
+    return normalize_nonzero_columns(sign_correlation(model, m, seed))
+
+
 def hermitian_dilation(W: np.ndarray) -> np.ndarray:
     """[[0, W], [W^T, 0]] ((d1 + d2), (d1 + d2)) (Lemma 3)."""
     d1, d2 = W.shape

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from simverify.claims import Control
-from simverify.laws import Bound, Identity, PowerLaw, RatioBounded, SlopeRange
+from simverify.laws import Bound, Comparison, Identity, PowerLaw, RatioBounded, SlopeRange
 from simverify.stats import CONFIRMED, REFUTED
 
 from . import PAPER
@@ -173,3 +173,22 @@ PAPER.claim(
             "(keeping alpha_t <= 2 through Lemmas 7 and 8) and does not describe the algorithm.",
     controls=(Control("weak_kappa_dependence", "the error grows at most like kappa^(1/2)", CONFIRMED,
                       law=SlopeRange("final_error", "kappa", upper=0.5)),))
+
+
+PAPER.claim(
+    "section3.column_by_column_rate", item="Section 3 (Comparison)",
+    statement="Recovering W* column by column by one-bit compressed sensing (Plan & Vershynin's estimator, each "
+              "column from the labels of its own class) needs O(1/eps^2) labels for a non-sparse column: its "
+              "error falls like (m T)^(-1/2).",
+    formula=r"\|W^* - \hat W_{cols}\|_2 \propto (mT)^{-1/2}",
+    law=PowerLaw("column_error", "m", -0.5), sweep=sw.ALGORITHM1_M,
+    controls=(Control("rate_one", "the rate 1/m of Algorithm 1", law=PowerLaw("column_error", "m", -1.0)),))
+
+PAPER.claim(
+    "section3.improvement", item="Section 3 (Comparison)",
+    statement="Algorithm 1 recovers W* better than column-by-column one-bit compressed sensing from as many "
+              "labels (m T), at every m.",
+    formula=r"O(d_1 d_2 k^{1.5}/\epsilon) \ll O(d_1 d_2^3/\epsilon^4)",
+    law=Comparison("final_error", "column_error"), sweep=sw.ALGORITHM1_M,
+    controls=(Control("reversed", "the reverse: column by column below Algorithm 1",
+                      law=Comparison("column_error", "final_error")),))

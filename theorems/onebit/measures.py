@@ -139,14 +139,16 @@ def measure_algorithm1(seed, *, d1: int, d2: int, k: int, m: int, T: int, kappa:
                        flip_prob: float = 0.0, start: str = "zero", form: str = "block") -> dict:
     """Algorithm 1 from one model draw: the per-iteration quantities of ``_iterate_quantities``
     (t = 0..T; NaN after a run stopped by NaN), Lemma 8 at the start, the final error, and whether
-    the run recovered W* (finite final error below 1)."""
-    s_model, s_data = seed.spawn(2)
+    the run recovered W* (finite final error below 1); ``column_error``: the error of recovering W*
+    column by column by one-bit compressed sensing from as many labels (m T, see solvers.onebit.column_by_column)."""
+    s_model, s_data, s_column = seed.spawn(3)
     W_star = model_matrix(d1, d2, k, kappa, s_model)
     model = gen.SingleLabelModel(W_star, xi=xi, flip_prob=flip_prob)
     states = [s for _, s in sol.algorithm1(model, k, m, T, s_data, start=start, form=form)]
     states += [states[-1]] * (T + 1 - len(states))  # a run stopped by NaN keeps its NaN state
     out = {**_iterate_quantities(states, W_star, k), **_lemma8(states[0], W_star, k)}
     out["final_error"] = out["error"][-1]
+    out["column_error"] = metrics.spectral_error(sol.column_by_column(model, m * T, s_column), W_star)
     out["recovered"] = float(np.isfinite(out["final_error"]) and out["final_error"] < 1.0)
     return out
 
