@@ -135,15 +135,9 @@ def _lemma8(state0, W_star: np.ndarray, k: int) -> dict:
             "lemma8_sin_theta": sin0, "lemma8_eps_over_gap": eps0 / sigma_k}
 
 
-def measure_algorithm1(seed, *, d1: int, d2: int, k: int, m: int, T: int, kappa: float = 0.0, xi: float = 0.0,
-                       flip_prob: float = 0.0, start: str = "zero", form: str = "block") -> dict:
-    """Algorithm 1 from one model draw: the per-iteration quantities of ``_iterate_quantities``
-    (t = 0..T; NaN after a run stopped by NaN), Lemma 8 at the start, the final error, and whether
-    the run recovered W* (finite final error below 1); ``column_error``: the error of recovering W*
-    column by column by one-bit compressed sensing from as many labels (m T, see solvers.onebit.column_by_column)."""
-    s_model, s_data, s_column = seed.spawn(3)
-    W_star = model_matrix(d1, d2, k, kappa, s_model)
-    model = gen.SingleLabelModel(W_star, xi=xi, flip_prob=flip_prob)
+def _algorithm1_run(model, k: int, m: int, T: int, s_data, s_column, start: str, form: str) -> dict:
+    """One run of Algorithm 1 on (model, s_data) and the quantities measure_algorithm1 documents."""
+    W_star = model.w_star
     states = [s for _, s in sol.algorithm1(model, k, m, T, s_data, start=start, form=form)]
     states += [states[-1]] * (T + 1 - len(states))  # a run stopped by NaN keeps its NaN state
     out = {**_iterate_quantities(states, W_star, k), **_lemma8(states[0], W_star, k)}
@@ -151,6 +145,24 @@ def measure_algorithm1(seed, *, d1: int, d2: int, k: int, m: int, T: int, kappa:
     out["column_error"] = metrics.spectral_error(sol.column_by_column(model, m * T, s_column), W_star)
     out["recovered"] = float(np.isfinite(out["final_error"]) and out["final_error"] < 1.0)
     return out
+
+
+def measure_algorithm1(seed, *, d1: int, d2: int, k: int, m: int | list, T: int, kappa: float = 0.0,
+                       xi: float = 0.0, flip_prob: float = 0.0, start: str = "zero", form: str = "block") -> dict:
+    """Algorithm 1 from one model draw: the per-iteration quantities of ``_iterate_quantities``
+    (t = 0..T; NaN after a run stopped by NaN), Lemma 8 at the start, the final error, and whether
+    the run recovered W* (finite final error below 1); ``column_error``: the error of recovering W*
+    column by column by one-bit compressed sensing from as many labels (m T, see
+    solvers.onebit.column_by_column). With ``m`` a list, one run per batch size on the same W*
+    (a paired design: slopes along m are not blurred by the model draw), every output gaining a
+    leading dim m."""
+    s_model, s_data, s_column = seed.spawn(3)
+    model = gen.SingleLabelModel(model_matrix(d1, d2, k, kappa, s_model), xi=xi, flip_prob=flip_prob)
+    if not isinstance(m, list):
+        return _algorithm1_run(model, k, m, T, s_data, s_column, start, form)
+    runs = [_algorithm1_run(model, k, mi, T, sd, sc, start, form)
+            for mi, sd, sc in zip(m, s_data.spawn(len(m)), s_column.spawn(len(m)))]
+    return {name: np.stack([np.asarray(r[name], dtype=float) for r in runs]) for name in runs[0]}
 
 
 def measure_figure1(seed, *, d1: int, d2: int, k: int, m: int, T: int, n_test: int, solver: list,

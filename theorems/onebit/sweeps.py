@@ -13,6 +13,8 @@ SMALL = {"d1": 50, "d2": 20, "k": 3}
 ITERATION_OUT = {name: ("iteration",) for name in (
     "error", "tan_theta", "lemma5_ratio", "lemma6_gap", "lemma6_gap_previous", "perturbation", "tau",
     "lemma7_alpha_ratio", "lemma7_error_ratio")}
+SCALAR_OUT = ("lemma8_ratio", "lemma8_condition", "lemma8_sin_theta", "lemma8_eps_over_gap", "final_error",
+              "column_error", "recovered")  # per batch size in the paired sweep ALGORITHM1_M
 
 
 def _tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
@@ -44,9 +46,9 @@ THEOREM2_D1 = Sweep("onebit.theorem2.d1", ms.measure_theorem2, _tiers(
 
 # Theorem 1 and the lemmas along iterates
 ALGORITHM1_M = Sweep("onebit.algorithm1.m", ms.measure_algorithm1, _tiers(
-    Tier(Grid({"m": [4000, 16_000, 64_000]}), 8, {**SMALL, "T": 8}),
-    Tier(Grid({"m": [25_000, 50_000, 100_000, 200_000, 400_000]}), 10, {**PAPER_SIZE, "T": 10})),
-    outputs=ITERATION_OUT)
+    Tier(Grid(), 12, {**SMALL, "T": 8, "m": [4000, 16_000, 64_000]}),
+    Tier(Grid(), 10, {**PAPER_SIZE, "T": 10, "m": [25_000, 50_000, 100_000, 200_000, 400_000]})),
+    outputs={**{name: ("m", "iteration") for name in ITERATION_OUT}, **{name: ("m",) for name in SCALAR_OUT}})
 
 ALGORITHM1_PRINTED = Sweep("onebit.algorithm1.printed", ms.measure_algorithm1, _tiers(
     Tier(Grid({"start": ["printed", "zero"]}), 4, {**SMALL, "m": 4000, "T": 3}),
@@ -58,12 +60,12 @@ SOLVERS = ["ours", "leml", "leml_batch"]
 NOISE_CASES = {"case": {"xi": [0.0, 0.1, 0.2, 0.3, 0.0, 0.0, 0.0, 0.0],
                         "flip_prob": [0.0, 0.0, 0.0, 0.0, 0.01, 0.025, 0.05, 0.1]}}
 FIGURE1 = Sweep("onebit.figure1", ms.measure_figure1, _tiers(
-    Tier(Grid(zipped=NOISE_CASES), 4, {**SMALL, "m": 4000, "T": 8, "n_test": 1000, "solver": SOLVERS}),
+    Tier(Grid(zipped=NOISE_CASES), 4, {**SMALL, "m": 4000, "T": 6, "n_test": 1000, "solver": SOLVERS}),
     Tier(Grid(zipped=NOISE_CASES), 5, {**PAPER_SIZE, "m": 100_000, "T": 10, "n_test": 10_000, "solver": SOLVERS})),
     outputs={"error": ("solver", "iteration"), "hamming": ("solver",), "auc_gap": ("solver",)})
 
 # Theorem 1's dependence on d1, d2, k and the condition number (final error at fixed m)
-_T1 = {"m": 8000, "T": 6}
+_T1 = {"m": 8000, "T": 5}
 ALGORITHM1_D1 = Sweep("onebit.algorithm1.d1", ms.measure_algorithm1, _tiers(
     Tier(Grid({"d1": [20, 40, 80, 160]}), 6, {"d2": 10, "k": 3, **_T1}),
     Tier(Grid({"d1": [250, 500, 1000, 2000]}), 10, {"d2": 200, "k": 3, "m": 100_000, "T": 10})),
@@ -86,7 +88,7 @@ ALGORITHM1_KAPPA = Sweep("onebit.algorithm1.kappa", ms.measure_algorithm1, _tier
 
 # Lemma 8 at the initialisation, where its hypothesis eps <= sigma_k / 4 holds (m large enough)
 LEMMA8 = Sweep("onebit.lemma8", ms.measure_algorithm1, _tiers(
-    Tier(Grid({"m": [64_000, 256_000]}), 8, {**SMALL, "T": 1}),
+    Tier(Grid({"m": [64_000, 256_000]}), 6, {**SMALL, "T": 1}),
     Tier(Grid({"m": [400_000, 1_600_000]}), 10, {**PAPER_SIZE, "T": 1})),
     outputs=ITERATION_OUT)
 
@@ -103,7 +105,7 @@ RIP = Sweep("onebit.definition1", ms.measure_rip, _tiers(
 # Table 2: fully labelled synthetic sets (Synthetic1-3 at the paper's sizes in the full tier)
 TABLE2_SOLVERS = list(ms.TABLE2_SOLVERS)
 TABLE2 = Sweep("onebit.table2", ms.measure_table2, _tiers(
-    Tier(Grid(zipped={"dataset": {"d1": [50, 100, 150], "d2": [10, 20, 30], "n": [500, 1000, 1500]}}), 4,
+    Tier(Grid(zipped={"dataset": {"d1": [50, 80, 120], "d2": [10, 16, 24], "n": [500, 800, 1200]}}), 4,
          {"k": 3, "n_test": 2000, "T": 10, "iters": 30, "solver": TABLE2_SOLVERS}),
     Tier(Grid(zipped={"dataset": {"d1": [500, 1000, 2000], "d2": [100, 300, 500], "n": [5000, 10_000, 20_000]}}),
          3, {"k": 3, "n_test": 10_000, "T": 10, "solver": TABLE2_SOLVERS})),
