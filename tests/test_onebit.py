@@ -215,3 +215,12 @@ def test_printed_tables_cover_every_case_and_print_ours_ahead():
     sets = len(TABLE2.tiers["full"].grid.zipped["dataset"]["d1"])
     assert all(len(v) == sets for v in TABLE2_PRINTED.values())
     assert all(TABLE2_PRINTED["ours"][i] == max(v[i] for v in TABLE2_PRINTED.values()) for i in range(sets))
+
+
+def test_batch_size_sweep_is_paired_one_model_per_replicate_across_m():
+    from theorems.onebit.measures import measure_algorithm1
+    out = measure_algorithm1(np.random.SeedSequence(4), d1=12, d2=5, k=2, m=[300, 600], T=2)
+    single = measure_algorithm1(np.random.SeedSequence(4), d1=12, d2=5, k=2, m=300, T=2)
+    assert out["error"].shape == (2, 3) and out["final_error"].shape == (2,)
+    assert out["error"][0, 0] == out["error"][1, 0] == single["error"][0]  # ||W*||: the same model at every m
+    assert out["final_error"][0] != out["final_error"][1]
