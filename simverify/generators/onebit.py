@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.stats import random_correlation
 
 from ..kernels import rng
 from ..kernels.onebit import INSTANCE_CHUNK, instance_block
@@ -52,6 +51,8 @@ def conditioned_model_matrix(d1: int, d2: int, k: int, kappa: float, seed) -> np
     matrix with eigenvalues sigma_i^2 (Bendel-Mickey rotations, scipy.stats.random_correlation):
     unit columns and the exact spectrum at once.
     """
+    from scipy.stats import random_correlation  # imported here: scipy.stats costs every process ~1.5 s
+
     d1, d2, k = check_rank(d1, d2, k)
     kappa = real_number("kappa", kappa, 1.0)
     s_u, s_c = as_children(seed, 2)
