@@ -88,7 +88,7 @@ ALGORITHM1_KAPPA = Sweep("onebit.algorithm1.kappa", ms.measure_algorithm1, _tier
 
 # Lemma 8 at the initialisation, where its hypothesis eps <= sigma_k / 4 holds (m large enough)
 LEMMA8 = Sweep("onebit.lemma8", ms.measure_algorithm1, _tiers(
-    Tier(Grid({"m": [64_000, 256_000]}), 6, {**SMALL, "T": 1}),
+    Tier(Grid({"m": [64_000, 256_000]}), 12, {**SMALL, "T": 1}),
     Tier(Grid({"m": [400_000, 1_600_000]}), 10, {**PAPER_SIZE, "T": 1})),
     outputs=ITERATION_OUT)
 
@@ -99,7 +99,7 @@ THEOREM2_D2 = Sweep("onebit.theorem2.d2", ms.measure_theorem2, _tiers(
 
 # Definition 1: the delta_k-RIP constant of the sensing operator
 RIP = Sweep("onebit.definition1", ms.measure_rip, _tiers(
-    Tier(Grid({"m": [8000, 32_000, 128_000]}), 8, {"d1": 20, "d2": 10, "k": 3}),
+    Tier(Grid({"m": [8000, 32_000, 128_000]}), 12, {"d1": 20, "d2": 10, "k": 3}),
     Tier(Grid({"m": [100_000, 400_000, 1_600_000]}), 10, {"d1": 100, "d2": 50, "k": 3})))
 
 # Table 2: fully labelled synthetic sets (Synthetic1-3 at the paper's sizes in the full tier)
