@@ -19,6 +19,8 @@ from simverify import runner, stats
 from simverify.cli import _parse_set
 from simverify.executors import ProcessExecutor
 
+from .signals import sigint_by_default
+
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims", "PYTHONPATH": str(ROOT)}
 SIMVERIFY = [sys.executable, "-m", "simverify.cli"]
@@ -277,7 +279,7 @@ def test_interrupt_terminates_running_cells_at_once(tmp_path):
     store = tmp_path / "s"
     proc = subprocess.Popen([*SIMVERIFY, "check", "toy.slow", "--set", "sleep=60", "--scheduler", "processes",
                              "--workers", "2", "--store", str(store)], env=ENV, cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=sigint_by_default)
     workers: set[int] = set()
     try:
         deadline = time.time() + 60

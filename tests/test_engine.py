@@ -18,6 +18,8 @@ from simverify.executors import DaskExecutor, ProcessExecutor, SerialExecutor
 from simverify.laws import Comparison
 from simverify.store import Store
 
+from .signals import sigint_by_default
+
 ENV = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims"}
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -203,7 +205,8 @@ def test_interrupted_check_exits_130_in_one_line_leaves_no_temporaries_and_resum
     a, b = tmp_path / "a", tmp_path / "b"
     proc = subprocess.Popen([sys.executable, "-m", "simverify.cli", "check", "toy.slow", "--store", str(a),
                              "--scheduler", "processes", "--workers", "2"], env=ENV, cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=sigint_by_default)
     _wait_for_cells(a, proc, 1)
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
