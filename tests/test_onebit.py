@@ -224,3 +224,26 @@ def test_batch_size_sweep_is_paired_one_model_per_replicate_across_m():
     assert out["error"].shape == (2, 3) and out["final_error"].shape == (2,)
     assert out["error"][0, 0] == out["error"][1, 0] == single["error"][0]  # ||W*||: the same model at every m
     assert out["final_error"][0] != out["final_error"][1]
+
+
+def test_leml_variants_in_lockstep_match_separate_runs_on_the_same_batches():
+    from theorems.onebit.measures import _leml_runs
+    model = gen.SingleLabelModel(gen.gaussian_model_matrix(10, 5, 2, 1))
+    seeds = gen.as_children(np.random.SeedSequence(7), 3)
+    U0 = np.linalg.qr(np.random.default_rng(0).standard_normal((10, 2)))[0]
+    batches = [gen.single_label_instances(model, 400, s)[:3] for s in seeds]
+    runs = _leml_runs(["leml_batch", "leml"], iter(batches), 5, 2, U0, 1.0)
+    for name, accumulate in (("leml", True), ("leml_batch", False)):
+        alone = list(ml.leml(iter(batches), 5, 2, U0, 1.0, accumulate=accumulate))
+        assert [t for t, _ in runs[name]] == [0, 1, 2, 3]
+        assert all(np.array_equal(a.W, b.W) for (_, a), (_, b) in zip(runs[name], alone))
+    assert not np.allclose(runs["leml"][-1][1].W, runs["leml_batch"][-1][1].W)
+
+
+def test_column_by_column_error_only_when_asked_and_iterates_unchanged():
+    from theorems.onebit.measures import measure_algorithm1
+    kw = dict(d1=12, d2=5, k=2, m=300, T=2)
+    plain = measure_algorithm1(np.random.SeedSequence(4), **kw)
+    both = measure_algorithm1(np.random.SeedSequence(4), **kw, column_by_column=True)
+    assert "column_error" not in plain and np.isfinite(both["column_error"])
+    assert np.array_equal(plain["error"], both["error"])

@@ -41,8 +41,10 @@ class LabelStatistics:
 
 def leml_v_step(stats: LabelStatistics, U: np.ndarray, reg: float) -> np.ndarray:
     """V (d2, k): v_j = argmin sum_{i: j_i = j} (y_i - x_i^T U v)^2 + reg ||v||^2."""
+    d2, d1 = stats.b.shape
     k = U.shape[1]
-    G = np.einsum("ak,jab,bl->jkl", U, stats.S, U, optimize=True) + reg * np.eye(k)
+    SU = (stats.S.reshape(d2 * d1, d1) @ U).reshape(d2, d1, k)  # one GEMM over all labels, no copy of S
+    G = np.einsum("ak,jal->jkl", U, SU) + reg * np.eye(k)
     return np.linalg.solve(G, (stats.b @ U)[..., None])[..., 0]
 
 
@@ -51,7 +53,8 @@ def leml_u_step(stats: LabelStatistics, V: np.ndarray, reg: float) -> np.ndarray
     normal equations sum_j (v_j v_j^T kron S_j) vec(U) + reg vec(U) = vec(sum_j b_j v_j^T)."""
     d2, d1 = stats.b.shape
     k = V.shape[1]
-    A = np.einsum("jk,jl,jab->kalb", V, V, stats.S, optimize=True).reshape(k * d1, k * d1)
+    VV = (V[:, :, None] * V[:, None, :]).reshape(d2, k * k)
+    A = (VV.T @ stats.S.reshape(d2, d1 * d1)).reshape(k, k, d1, d1).transpose(0, 2, 1, 3).reshape(k * d1, k * d1)
     A[np.diag_indices_from(A)] += reg
     rhs = (stats.b.T @ V).T.reshape(-1)  # (k, d1): row l is column l of U
     return np.linalg.solve(A, rhs).reshape(k, d1).T

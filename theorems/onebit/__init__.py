@@ -44,6 +44,8 @@ def validate(p: dict) -> None:
     for name in ("step", "reg"):
         if name in p:
             _check_real(name, p[name], 0.0, 1e6)
+    if "column_by_column" in p and not isinstance(p["column_by_column"], bool):
+        raise ValueError(f"parameter column_by_column must be true or false, got {p['column_by_column']!r}")
     for name, allowed in {"start": ("printed", "zero"), "form": ("dilation", "block")}.items():
         if name in p and p[name] not in allowed:
             raise ValueError(f"parameter {name} must be one of {list(allowed)}, got {p[name]!r}")

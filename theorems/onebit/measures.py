@@ -3,6 +3,8 @@ and metrics. Each takes ``seed`` (a SeedSequence, spawned once and unpacked) and
 parameters; scalars are floats, trajectories arrays over ``iteration`` (0..T)."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from simverify import metrics
@@ -135,34 +137,51 @@ def _lemma8(state0, W_star: np.ndarray, k: int) -> dict:
             "lemma8_sin_theta": sin0, "lemma8_eps_over_gap": eps0 / sigma_k}
 
 
-def _algorithm1_run(model, k: int, m: int, T: int, s_data, s_column, start: str, form: str) -> dict:
+def _algorithm1_run(model, k: int, m: int, T: int, s_data, s_column, start: str, form: str,
+                    column_by_column: bool) -> dict:
     """One run of Algorithm 1 on (model, s_data) and the quantities measure_algorithm1 documents."""
     W_star = model.w_star
     states = [s for _, s in sol.algorithm1(model, k, m, T, s_data, start=start, form=form)]
     states += [states[-1]] * (T + 1 - len(states))  # a run stopped by NaN keeps its NaN state
     out = {**_iterate_quantities(states, W_star, k), **_lemma8(states[0], W_star, k)}
     out["final_error"] = out["error"][-1]
-    out["column_error"] = metrics.spectral_error(sol.column_by_column(model, m * T, s_column), W_star)
+    if column_by_column:
+        out["column_error"] = metrics.spectral_error(sol.column_by_column(model, m * T, s_column), W_star)
     out["recovered"] = float(np.isfinite(out["final_error"]) and out["final_error"] < 1.0)
     return out
 
 
 def measure_algorithm1(seed, *, d1: int, d2: int, k: int, m: int | list, T: int, kappa: float = 0.0,
-                       xi: float = 0.0, flip_prob: float = 0.0, start: str = "zero", form: str = "block") -> dict:
+                       xi: float = 0.0, flip_prob: float = 0.0, start: str = "zero", form: str = "block",
+                       column_by_column: bool = False) -> dict:
     """Algorithm 1 from one model draw: the per-iteration quantities of ``_iterate_quantities``
     (t = 0..T; NaN after a run stopped by NaN), Lemma 8 at the start, the final error, and whether
-    the run recovered W* (finite final error below 1); ``column_error``: the error of recovering W*
-    column by column by one-bit compressed sensing from as many labels (m T, see
-    solvers.onebit.column_by_column). With ``m`` a list, one run per batch size on the same W*
-    (a paired design: slopes along m are not blurred by the model draw), every output gaining a
-    leading dim m."""
+    the run recovered W* (finite final error below 1); with ``column_by_column``, ``column_error``: the
+    error of recovering W* column by column by one-bit compressed sensing from as many labels (m T, see
+    solvers.onebit.column_by_column; its own stream, so it doubles the normals drawn). With ``m`` a
+    list, one run per batch size on the same W* (a paired design: slopes along m are not blurred by
+    the model draw), every output gaining a leading dim m."""
     s_model, s_data, s_column = seed.spawn(3)
     model = gen.SingleLabelModel(model_matrix(d1, d2, k, kappa, s_model), xi=xi, flip_prob=flip_prob)
     if not isinstance(m, list):
-        return _algorithm1_run(model, k, m, T, s_data, s_column, start, form)
-    runs = [_algorithm1_run(model, k, mi, T, sd, sc, start, form)
+        return _algorithm1_run(model, k, m, T, s_data, s_column, start, form, column_by_column)
+    runs = [_algorithm1_run(model, k, mi, T, sd, sc, start, form, column_by_column)
             for mi, sd, sc in zip(m, s_data.spawn(len(m)), s_column.spawn(len(m)))]
     return {name: np.stack([np.asarray(r[name], dtype=float) for r in runs]) for name in runs[0]}
+
+
+LEML_VARIANTS = {"leml": True, "leml_batch": False}  # name: accumulate every triple seen so far
+
+
+def _leml_runs(names: list, batches, d2: int, k: int, U0: np.ndarray, reg: float) -> dict:
+    """The LEML variants ``names`` in lockstep on one pass over ``batches`` (each batch is drawn once
+    and held once, however many variants read it): name -> list of (t, state)."""
+    if not names:
+        return {}
+    streams = itertools.tee(batches, len(names))
+    steps = zip(*(ml.leml(b, d2, k, U0, reg, accumulate=LEML_VARIANTS[name]) for name, b in zip(names, streams)))
+    runs = list(zip(*steps))
+    return {name: list(run) for name, run in zip(names, runs)}
 
 
 def measure_figure1(seed, *, d1: int, d2: int, k: int, m: int, T: int, n_test: int, solver: list,
@@ -176,18 +195,14 @@ def measure_figure1(seed, *, d1: int, d2: int, k: int, m: int, T: int, n_test: i
     model = gen.SingleLabelModel(W_star, xi=xi, flip_prob=flip_prob)
     X_test, Y_test = gen.fully_labelled_instances(model, n_test, s_test)
     U0, _ = np.linalg.qr(np.random.default_rng(s_init).standard_normal((d1, k)))
-    batch_seeds = gen.as_children(s_data, T)
-
-    def batches():
-        return (gen.single_label_instances(model, m, s)[:3] for s in batch_seeds)
-
-    runs = {"ours": lambda: sol.algorithm1(model, k, m, T, s_data),
-            "leml": lambda: ml.leml(batches(), d2, k, U0, reg),
-            "leml_batch": lambda: ml.leml(batches(), d2, k, U0, reg, accumulate=False)}
+    batches = (gen.single_label_instances(model, m, s)[:3] for s in gen.as_children(s_data, T))
+    runs = _leml_runs([name for name in solver if name in LEML_VARIANTS], batches, d2, k, U0, reg)
+    if "ours" in solver:
+        runs["ours"] = list(sol.algorithm1(model, k, m, T, s_data))
     error = np.empty((len(solver), T + 1))
     hamming, auc_gap = np.empty(len(solver)), np.empty(len(solver))
     for i, name in enumerate(solver):
-        states = list(runs[name]())
+        states = runs[name]
         error[i] = [metrics.spectral_error(sol.normalize_nonzero_columns(s.W), W_star) for _, s in states]
         scores = X_test @ states[-1][1].W
         hamming[i] = metrics.hamming_loss(scores, Y_test)

@@ -46,8 +46,9 @@ THEOREM2_D1 = Sweep("onebit.theorem2.d1", ms.measure_theorem2, _tiers(
 
 # Theorem 1 and the lemmas along iterates
 ALGORITHM1_M = Sweep("onebit.algorithm1.m", ms.measure_algorithm1, _tiers(
-    Tier(Grid(), 12, {**SMALL, "T": 8, "m": [4000, 16_000, 64_000]}),
-    Tier(Grid(), 10, {**PAPER_SIZE, "T": 10, "m": [25_000, 50_000, 100_000, 200_000, 400_000]})),
+    Tier(Grid(), 12, {**SMALL, "T": 8, "m": [4000, 16_000, 64_000], "column_by_column": True}),
+    Tier(Grid(), 10, {**PAPER_SIZE, "T": 10, "m": [25_000, 50_000, 100_000, 200_000, 400_000],
+                      "column_by_column": True})),
     outputs={**{name: ("m", "iteration") for name in ITERATION_OUT}, **{name: ("m",) for name in SCALAR_OUT}})
 
 ALGORITHM1_PRINTED = Sweep("onebit.algorithm1.printed", ms.measure_algorithm1, _tiers(
