@@ -105,6 +105,39 @@ class Control:
 
 
 @dataclass(frozen=True)
+class PrintedTable:
+    """A table of the paper as printed, shown in the report beside the same quantity measured.
+
+    ``printed``: row name -> one printed value per column (``columns``: the column labels);
+    ``measured(ds) -> {row name: values per column}`` from the claim's Dataset (e.g. replicate means).
+    """
+    title: str
+    columns: Sequence[str]
+    printed: Mapping[str, Sequence[float]]
+    measured: Callable[[Any], Mapping[str, Sequence[float]]]
+    unit: str = ""
+
+    def __post_init__(self):
+        bad = [name for name, values in self.printed.items() if len(values) != len(self.columns)]
+        if bad:
+            raise ValueError(f"printed table '{self.title}': rows {bad} do not have {len(self.columns)} values")
+
+    def render(self, ds) -> dict:
+        """The table as JSON: title, unit, columns, rows [{name, printed, measured}] (measured NaN where the
+        Dataset has no such row)."""
+        got = self.measured(ds)
+        nan = [float("nan")] * len(self.columns)
+        wrong = [name for name, values in got.items() if len(values) != len(self.columns)]
+        if wrong:
+            raise ValueError(f"printed table '{self.title}': measured rows {wrong} do not have {len(self.columns)} "
+                             "values")
+        return {"title": self.title, "unit": self.unit, "columns": [str(c) for c in self.columns],
+                "rows": [{"name": name, "printed": [float(v) for v in values],
+                          "measured": [float(v) for v in got.get(name, nan)]}
+                         for name, values in self.printed.items()]}
+
+
+@dataclass(frozen=True)
 class Claim:
     """One falsifiable statement of one paper (docs/claims.md), judged by ``law`` on the Dataset
     of ``sweep``."""
@@ -121,6 +154,7 @@ class Claim:
     validate: Callable[[dict], None] | None = None
     control_of: str | None = None
     control_name: str | None = None
+    table: PrintedTable | None = None  # the paper's printed numbers, for the report
 
     def __post_init__(self):
         if self.expected not in stats.VERDICTS:
@@ -151,6 +185,7 @@ class Claim:
             sweep = replace(sweep.with_measure(control.measure or sweep.measure, control.name), tiers=tiers)
         return replace(self, id=f"{self.id}~{control.name}", law=control.law or self.law, sweep=sweep, controls=(),
                        expected=control.expected, erratum=None, control_of=self.id, control_name=control.name,
+                       table=None,
                        statement=f"[control: {control.description}] {self.statement}")
 
 

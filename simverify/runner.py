@@ -30,9 +30,11 @@ def run_key(run: dict) -> str:
 
 
 def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: float, path,
-               overrides: dict | None = None, run: dict | None = None, root: Path | None = None) -> dict:
+               overrides: dict | None = None, run: dict | None = None, root: Path | None = None,
+               table: dict | None = None) -> dict:
     """The verdict record (the JSON contract of ``check --json``); ``path`` is the stored Dataset or None,
-    ``root`` the store root it lies under, ``run`` the run_info."""
+    ``root`` the store root it lies under, ``run`` the run_info, ``table`` the claim's printed table
+    rendered on its Dataset."""
     band = result.band
     run = run or run_info(plan, DEFAULT_ALPHA, 1, None, _now())
     return {
@@ -49,6 +51,7 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
         "run": run, "run_key": run_key(run), "provenance": provenance(),
         "dataset": (Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
                     if path is not None and root is not None else None),
+        "table": table,
     }
 
 
@@ -116,8 +119,9 @@ def _evaluate(claim: Claim, plan: sweep.Plan, results: dict, store: Store | None
     ds = sweep.assemble(plan, results)
     result = claim.law.evaluate(ds, level)
     path = store.save_dataset(ds, claim.id, plan.tier, plan.digest) if store is not None else None
+    table = claim.table.render(ds) if claim.table is not None else None
     rec = record_for(claim, result, plan, level, compute + time.perf_counter() - t0, path, overrides, run,
-                     store.root if store is not None else None)
+                     store.root if store is not None else None, table)
     if store is not None:
         store.save_result(rec)
     return rec

@@ -229,7 +229,34 @@ def test_every_markdown_table_row_has_as_many_cells_as_its_head(run):
                 tables.append([])
             tables[-1].append(line)
         previous = line
-    assert len(tables) == 2  # the summary per paper and the claims table
+    assert len(tables) == 3  # the summary per paper, the toy's printed table and the claims table
     for table in tables:
         widths = {len(re.split(r"(?<!\\)\|", row)) for row in table}
         assert len(widths) == 1, table
+
+
+def test_printed_table_is_shown_beside_the_measured_replicate_means(run):
+    root, store = run
+    write_report(store, root / "site")
+    rec = json.loads((root / "site" / "results.json").read_text())
+    table = next(r for r in rec if r["id"] == "toy.power")["table"]
+    assert table["columns"] == ["x = 1", "x = 2", "x = 4", "x = 8"] and table["rows"][0]["printed"][3] == 64.0
+    measured = table["rows"][0]["measured"]
+    assert len(measured) == 4 and all(abs(m / p - 1) < 0.2 for m, p in zip(measured, [1, 4, 16, 64]))
+    for rel in ("claims/toy.power.html", "papers/toy.html"):
+        page = (root / "site" / rel).read_text()
+        assert "<table class='printed'>" in page and "<td>y: printed</td><td>1</td><td>4</td>" in page, rel
+        assert "<tr class='measured'><td>y: measured</td>" in page, rel
+    assert "<table class='printed'>" not in (root / "site" / "claims" / "toy.power~wrong_exponent.html").read_text()
+    md = (root / "site" / "report.md").read_text()
+    assert "| Toy table: y | x = 1 | x = 2 | x = 4 | x = 8 |" in md and "| y: printed | 1 | 4 | 16 | 64 |" in md
+
+
+def test_printed_table_refuses_rows_of_the_wrong_length():
+    from simverify.claims import PrintedTable
+    with pytest.raises(ValueError, match="rows \\['a'\\] do not have 2 values"):
+        PrintedTable("t", ("c1", "c2"), {"a": [1.0]}, lambda ds: {})
+    table = PrintedTable("t", ("c1", "c2"), {"a": [1.0, 2.0]}, lambda ds: {"a": [1.0, 2.0, 3.0]})
+    with pytest.raises(ValueError, match="measured rows"):
+        table.render(None)
+    assert PrintedTable("t", ("c1",), {"a": [1.0]}, lambda ds: {}).render(None)["rows"][0]["measured"] != [1.0]

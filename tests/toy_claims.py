@@ -3,7 +3,7 @@ import time
 
 import numpy as np
 
-from simverify.claims import Control, Grid, Paper, Sweep, Tier
+from simverify.claims import Control, Grid, Paper, PrintedTable, Sweep, Tier
 from simverify.laws import Identity, PowerLaw
 from simverify.stats import REFUTED
 
@@ -42,8 +42,12 @@ BORDERLINE = Sweep("toy.borderline", measure_power, {
     "quick": Tier(Grid({"x": [1.0, 2.0, 4.0, 8.0]}), 4, {"exponent": 2.075, "n": 3}),
     "full": Tier(Grid({"x": [1.0, 2.0, 4.0, 8.0]}), 4, {"exponent": 2.1, "n": 3})})
 
+# a "printed" table (x = 1, 2, 4, 8 as columns; y printed as if x^2 was measured) beside the replicate means
+POWER_TABLE = PrintedTable("Toy table: y", ("x = 1", "x = 2", "x = 4", "x = 8"), {"y": [1.0, 4.0, 16.0, 64.0]},
+                           lambda ds: {"y": ds["y"].mean("replicate").sel(x=[1.0, 2.0, 4.0, 8.0]).values.tolist()})
+
 TOY.claim("power", item="Toy 1", statement="y ~ x^2", formula="y = x^2", law=PowerLaw("y", "x", 2.0), sweep=POWER,
-          controls=(WRONG_EXPONENT,))
+          controls=(WRONG_EXPONENT,), table=POWER_TABLE)
 
 TOY.claim("slow", item="Toy 2", statement="mean zero", formula="E y = 0", law=Identity("y", 0.0, atol=2.0), sweep=SLOW,
           controls=(Control("tight", "resolution 1e-6", law=Identity("y", 0.0, atol=1e-6), expected=REFUTED),))

@@ -15,6 +15,8 @@ p.verdict{padding:4px 8px;display:inline-block;max-width:60em}
 .filters{margin:.5em 0}.filters input,.filters select{margin-right:.6em}code{font-size:.95em}
 figure{margin:.6em 0}.figs{display:flex;flex-wrap:wrap;gap:0 1em}figcaption{font-size:12px}
 figure img{max-width:100%;border:1px solid #eee}.note{color:#555;font-style:italic}
+table.printed caption{font-size:12px;text-align:left;color:#555}table.printed tr.measured td{background:#eef4fb}
+table.printed td{text-align:right}table.printed td:first-child{text-align:left}
 """
 
 # Filter rows by a text box and three selects; sort by clicking a column head (a control row keeps

@@ -12,6 +12,7 @@ from .rows import (
     first_sentence,
     interval,
     paper_counts,
+    printed_table,
     refuted_statements,
     run_label,
     run_summary,
@@ -52,6 +53,13 @@ def markdown(records: list[dict], unreadable: Sequence[tuple[Path, str]] = (), c
         lines += [f"- `{c['id']}` ({c['tier']}): {c['change']}" for c in changed]
     lines += ["", "## Claims", "", "| " + " | ".join(HEAD) + " |", "|---" * len(HEAD) + "|"]
     lines += ["| " + " | ".join(cell(x) for x in _row(r)) + " |" for r in records]
+    tables = [r for r in records if r.get("table")]
+    if tables:
+        lines += ["", "## Printed tables beside the measurements", ""]
+    for r in tables:
+        head, body = printed_table(r["table"])
+        lines += [f"`{r['id']}` ({r['tier']} tier, replicate means):", "", "| " + " | ".join(map(cell, head)) + " |",
+                  "|---" * len(head) + "|"] + ["| " + " | ".join(map(cell, row)) + " |" for row in body] + [""]
     undecided = [r for r in records if r["verdict"] == "INCONCLUSIVE"]
     if undecided:
         lines += ["", "## Inconclusive", ""] + [f"- `{r['id']}`: {r.get('advice', '')}" for r in undecided]

@@ -15,6 +15,17 @@ def fmt(x) -> str:
     return format_number(x, 4)
 
 
+def printed_table(table: dict) -> tuple[list[str], list[list[str]]]:
+    """A claim's printed table beside its measurement (the record's ``table``): the header (title, then the
+    columns) and, per row of the paper's table, a row as printed followed by the row as measured."""
+    unit = f" ({table['unit']})" if table.get("unit") else ""
+    body = []
+    for row in table["rows"]:
+        body.append([f"{row['name']}: printed", *map(fmt, row["printed"])])
+        body.append([f"{row['name']}: measured", *map(fmt, row["measured"])])
+    return [f"{table['title']}{unit}", *table["columns"]], body
+
+
 def interval(rec: dict) -> str:
     return f"{fmt(rec['estimate'])} [{fmt(rec['ci'][0])}, {fmt(rec['ci'][1])}]"
 

@@ -20,6 +20,7 @@ from .rows import (
     interval,
     level,
     paper_counts,
+    printed_table,
     refuted_statements,
     run_label,
     run_summary,
@@ -54,6 +55,17 @@ def _table(pairs: dict) -> str:
 def provenance(records: list[dict]) -> str:
     info = {**run_summary(records), **software_summary(records)}
     return f"<div class='prov'><h3>Provenance</h3>{_table(info)}</div>"
+
+
+def printed_table_html(rec: dict) -> str:
+    """The claim's table as the paper prints it, each row beside the same row measured ('' if none)."""
+    if not rec.get("table"):
+        return ""
+    head, body = printed_table(rec["table"])
+    rows = "".join(("<tr class='measured'>" if r[0].endswith("measured") else "<tr>")
+                   + "".join(f"<td>{esc(x)}</td>" for x in r) + "</tr>" for r in body)
+    return (f"<table class='printed'><caption>As printed beside as measured (replicate means, {esc(rec['tier'])} "
+            f"tier)</caption><tr>{''.join(f'<th>{esc(h)}</th>' for h in head)}</tr>{rows}</table>")
 
 
 def claim_href(claim_id: str, depth: int = 0) -> str:
@@ -235,6 +247,7 @@ def claim_page(rec: dict, figure: str | None, why_no_figure: str, data: dict[str
     body.append(_local_orders(rec))
     body.append(f"<table><tr><th>verdict</th><td class='{esc(rec['verdict'])}'><b>{esc(rec['verdict'])}</b></td></tr>"
                 f"{rows}</table>")
+    body.append(printed_table_html(rec))
     body.append(_controls(controls))
     if data:
         body.append("<p>Cell data: " + ", ".join(f"<a href='{esc(p)}'>{esc(k)}</a>" for k, p in data.items()) + "</p>")
@@ -263,8 +276,9 @@ def paper_page(paper: str, records: list[dict], figures: dict[str, str]) -> str:
                        f"{esc(r['verdict'])}</span></figcaption></figure>"
                        for r in recs if not r.get("control_of") and figures.get(r["id"]))
         figs = f"<div class='figs'>{figs}</div>" if figs else ""
+        tables = "".join(printed_table_html(r) for r in recs)
         body.append(f"<h2>{esc(item)}</h2><table><tr><th>check</th><th>statement</th><th>claimed as printed</th>"
-                    f"<th>measured</th><th>verdict</th><th>erratum</th></tr>{rows}</table>{figs}")
+                    f"<th>measured</th><th>verdict</th><th>erratum</th></tr>{rows}</table>{tables}{figs}")
     return page(f"{paper} — simverify", "\n".join(body), records, depth=1)
 
 
