@@ -187,9 +187,12 @@ PAPER.claim(
     "section3.column_by_column_rate", item="Section 3 (Comparison)",
     statement="Recovering W* column by column by one-bit compressed sensing (Plan & Vershynin's estimator, each "
               "column from the labels of its own class) needs O(1/eps^2) labels for a non-sparse column: its "
-              "error falls like (m T)^(-1/2).",
+              "error falls like (m T)^(-1/2). Checked where this rate is asymptotic, with at least 30 d1 labels "
+              "per class; at the paper's size (d1 = 500, d2 = 200, m T = 2.5 10^5 to 4 10^6, full tier of the "
+              "batch-size sweep) the error falls faster, like m^(-0.67), because the per-column normalisation "
+              "saturates while a column's noise is comparable to its signal.",
     formula=r"\|W^* - \hat W_{cols}\|_2 \propto (mT)^{-1/2}",
-    law=PowerLaw("column_error", "m", -0.5), sweep=sw.ALGORITHM1_M,
+    law=PowerLaw("column_error", "m", -0.5), sweep=sw.COLUMN_BY_COLUMN_M,
     controls=(Control("rate_one", "the rate 1/m of Algorithm 1", law=PowerLaw("column_error", "m", -1.0)),))
 
 PAPER.claim(
