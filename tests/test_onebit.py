@@ -143,12 +143,14 @@ def test_bad_input_is_refused_with_a_clear_error(call, needle):
 
 @pytest.mark.parametrize("assignment,needle", [
     ("k=30", "rank k=30 exceeds"), ("d2=1", "at least 2"), ("m=0", "parameter m must be a positive integer"),
-    ("T=-1", "parameter T"), ("flip_prob=1.5", "flip_prob"), ("xi=nan", "not finite")])
+    ("T=-1", "parameter T"), ("flip_prob=1.5", "flip_prob"), ("xi=nan", "not finite"),
+    ("spectral_distance=3", "spectral_distance"), ("column_by_column=1", "true or false")])
 def test_cli_refuses_bad_paper_parameters_before_any_work(tmp_path, assignment, needle):
     store = tmp_path / "s"
     name = assignment.split("=")[0]
     claim = {"T": "onebit.theorem1.rate_m", "flip_prob": "onebit.theorem1.rate_m", "xi": "onebit.theorem1.rate_m",
-             "m": "onebit.theorem2.bound_d1"}.get(name, "onebit.lemma1.rate_m")
+             "m": "onebit.theorem2.bound_d1", "spectral_distance": "onebit.theorem2.bound_k",
+             "column_by_column": "onebit.section3.column_by_column_rate"}.get(name, "onebit.lemma1.rate_m")
     res = subprocess.run([sys.executable, "-m", "simverify.cli", "check", claim, "--set", assignment,
                           "--scheduler", "serial", "--store", str(store)], capture_output=True, text=True,
                          cwd=ROOT, timeout=300, check=False)
@@ -247,3 +249,16 @@ def test_column_by_column_error_only_when_asked_and_iterates_unchanged():
     both = measure_algorithm1(np.random.SeedSequence(4), **kw, column_by_column=True)
     assert "column_error" not in plain and np.isfinite(both["column_error"])
     assert np.array_equal(plain["error"], both["error"])
+
+
+def test_perturbation_at_a_fixed_spectral_distance_reaches_it_with_unit_columns():
+    from theorems.onebit.fixed_distance import measure_theorem2_at_distance, perturbed_at_distance
+    W = gen.gaussian_model_matrix(30, 8, 2, 1)
+    E = gen.gaussian_model_matrix(30, 8, 2, 2)
+    for dist in (0.05, 0.5, 1.0):
+        W2 = perturbed_at_distance(W, E, dist)
+        assert abs(np.linalg.norm(W - W2, 2) - dist) < 1e-9 and np.allclose(np.linalg.norm(W2, axis=0), 1.0)
+    with pytest.raises(ValueError, match="not reached"):
+        perturbed_at_distance(W, W, 0.5)  # W + s W normalises back to W
+    out = measure_theorem2_at_distance(np.random.SeedSequence(3), d1=30, d2=8, k=2, m=5000, spectral_distance=0.5)
+    assert abs(out["gap"] - 0.5) < 1e-9 and out["tau"] == pytest.approx(np.sqrt(0.5)) and 0 < out["dev"] < 1

@@ -1,9 +1,10 @@
 """Qiu, Luo, Ye, Lin (2017), "Nonconvex One-bit Single-label Multi-label Learning" (paper key
 ``onebit``).
 
-Measures (``measures``) compose generators, solvers and metrics; ``sweeps`` declares the
-simulations; the claims, by section: ``lemmas`` (Lemmas 1-3 and 6), ``rip`` (Theorem 2),
-``convergence`` (Theorem 1, Lemma 5, Algorithm 1 as printed), ``experiments`` (Figure 1, Table 1).
+Measures (``measures``; ``fixed_distance`` for Theorem 2 along k) compose generators, solvers and
+metrics; ``sweeps`` declares the simulations; the claims, by section: ``lemmas`` (Lemmas 1-3 and 6),
+``rip`` (Theorem 2, Definition 1), ``convergence`` (Theorem 1, Lemmas 4, 5, 7, 8, Section 3, Algorithm 1
+as printed), ``experiments`` (Figure 1, Tables 1 and 2).
 """
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ def validate(p: dict) -> None:
         _check_real("kappa (0: Section 5.1's Gaussian model)", p["kappa"], 1.0, 1e6)
     if "dist" in p:
         _check_real("dist (||w - w'||, angle <= pi/2)", p["dist"], 1e-12, 2 ** 0.5)
+    if "spectral_distance" in p:
+        _check_real("spectral_distance (||W - W'||_2)", p["spectral_distance"], 1e-12, 2.0)
     for name in ("step", "reg"):
         if name in p:
             _check_real(name, p[name], 0.0, 1e6)

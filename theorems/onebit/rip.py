@@ -45,6 +45,16 @@ PAPER.claim(
                                        "d2")),))
 
 PAPER.claim(
+    "theorem2.bound_k", item="Theorem 2",
+    statement="deviation / (sqrt(d1 d2 k^(1/2) / m) tau) does not grow with k at a fixed distance ||W - W'||_2: "
+              "the factor k^(1/2) inside delta is enough.",
+    formula=r"\delta \propto \sqrt{d_1 d_2 k^{1/2}/m}",
+    law=RatioBounded(lambda ds: ds["dev"] / (delta_scale(ds) * ds["tau"]), "k"), sweep=sw.THEOREM2_K,
+    controls=(Control("no_k_factor", "delta without its factor k^(1/2) (the deviation grows with k)",
+                      law=RatioBounded(lambda ds: ds["dev"] / (delta_scale(ds) / ds["k"] ** 0.25 * ds["tau"]),
+                                       "k")),))
+
+PAPER.claim(
     "definition1.rip", item="Definition 1",
     statement="The sensing operator of Eq. (3) satisfies the delta_k-RIP, (1 - delta_k)||W||_F^2 <= (1/m)||A(W)||^2 "
               "<= (1 + delta_k)||W||_F^2 for rank-k W, with delta_k falling like m^(-1/2). Derived here: delta_k = "

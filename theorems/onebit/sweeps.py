@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from simverify.claims import Grid, Sweep, Tier
 
+from . import fixed_distance as fd
 from . import measures as ms
 
 PAPER_SIZE = {"d1": 500, "d2": 200, "k": 3}
@@ -106,6 +107,11 @@ LEMMA8 = Sweep("onebit.lemma8", ms.measure_algorithm1, _tiers(
 THEOREM2_D2 = Sweep("onebit.theorem2.d2", ms.measure_theorem2, _tiers(
     Tier(Grid({"d2": [10, 20, 40, 80]}), 8, {"d1": 200, "k": 3, "m": 20_000, "step": 0.5}),
     Tier(Grid({"d2": [50, 100, 200, 400]}), 20, {"d1": 1000, "k": 3, "m": 400_000, "step": 0.5})))
+
+# Theorem 2 along k, W' at a fixed spectral distance (a fixed step's distance depends on k)
+THEOREM2_K = Sweep("onebit.theorem2.k", fd.measure_theorem2_at_distance, _tiers(
+    Tier(Grid({"k": [1, 2, 4, 8, 16]}), 16, {"d1": 100, "d2": 20, "m": 20_000, "spectral_distance": 0.5}),
+    Tier(Grid({"k": [1, 2, 4, 8, 16]}), 10, {"d1": 1000, "d2": 100, "m": 400_000, "spectral_distance": 0.5})))
 
 # Definition 1: the delta_k-RIP constant of the sensing operator
 RIP = Sweep("onebit.definition1", ms.measure_rip, _tiers(
