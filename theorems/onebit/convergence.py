@@ -187,7 +187,7 @@ PAPER.claim(
     "section3.column_by_column_rate", item="Section 3 (Comparison)",
     statement="Recovering W* column by column by one-bit compressed sensing (Plan & Vershynin's estimator, each "
               "column from the labels of its own class) needs O(1/eps^2) labels for a non-sparse column: its "
-              "error falls like (m T)^(-1/2). Checked where this rate is asymptotic, with at least 30 d1 labels "
+              "error falls like (m T)^(-1/2). Checked where this rate is asymptotic, with at least 50 d1 labels "
               "per class; at the paper's size (d1 = 500, d2 = 200, m T = 2.5 10^5 to 4 10^6, full tier of the "
               "batch-size sweep) the error falls faster, like m^(-0.67), because the per-column normalisation "
               "saturates while a column's noise is comparable to its signal.",
