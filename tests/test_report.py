@@ -252,11 +252,12 @@ def test_printed_table_is_shown_beside_the_measured_replicate_means(run):
     assert "| Toy table: y | x = 1 | x = 2 | x = 4 | x = 8 |" in md and "| y: printed | 1 | 4 | 16 | 64 |" in md
 
 
-def test_printed_table_refuses_rows_of_the_wrong_length():
+def test_printed_table_refuses_rows_of_the_wrong_length_and_leaves_missing_rows_nan():
     from simverify.claims import PrintedTable
     with pytest.raises(ValueError, match="rows \\['a'\\] do not have 2 values"):
         PrintedTable("t", ("c1", "c2"), {"a": [1.0]}, lambda ds: {})
     table = PrintedTable("t", ("c1", "c2"), {"a": [1.0, 2.0]}, lambda ds: {"a": [1.0, 2.0, 3.0]})
     with pytest.raises(ValueError, match="measured rows"):
         table.render(None)
-    assert PrintedTable("t", ("c1",), {"a": [1.0]}, lambda ds: {}).render(None)["rows"][0]["measured"] != [1.0]
+    missing = PrintedTable("t", ("c1",), {"a": [1.0]}, lambda ds: {}).render(None)["rows"][0]["measured"]
+    assert len(missing) == 1 and missing[0] != missing[0]  # a row the Dataset lacks is NaN
