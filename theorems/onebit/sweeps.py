@@ -16,6 +16,8 @@ ITERATION_OUT = {name: ("iteration",) for name in (
     "lemma7_alpha_ratio", "lemma7_error_ratio")}
 SCALAR_OUT = ("lemma8_ratio", "lemma8_condition", "lemma8_sin_theta", "lemma8_eps_over_gap", "final_error",
               "column_error", "recovered")  # per batch size in the paired sweep ALGORITHM1_M
+# outputs of a paired sweep (m a list): every output gains a leading dim m
+PAIRED_OUT = {**{name: ("m", "iteration") for name in ITERATION_OUT}, **{name: ("m",) for name in SCALAR_OUT}}
 
 
 def _tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
@@ -50,7 +52,7 @@ ALGORITHM1_M = Sweep("onebit.algorithm1.m", ms.measure_algorithm1, _tiers(
     Tier(Grid(), 12, {**SMALL, "T": 8, "m": [4000, 16_000, 64_000], "column_by_column": True}),
     Tier(Grid(), 10, {**PAPER_SIZE, "T": 10, "m": [25_000, 50_000, 100_000, 200_000, 400_000],
                       "column_by_column": True})),
-    outputs={**{name: ("m", "iteration") for name in ITERATION_OUT}, **{name: ("m",) for name in SCALAR_OUT}})
+    outputs=PAIRED_OUT)
 
 # Section 3's column-by-column rate, where it is asymptotic: at least 50 d1 labels per class (m labels, T = 1).
 # At the paper's size (ALGORITHM1_M's full tier, 1250..20000 labels per class for d1 = 500) the per-column
@@ -59,7 +61,7 @@ COLUMN_BY_COLUMN_M = Sweep("onebit.column_by_column.m", ms.measure_algorithm1, _
     Tier(Grid(), 12, {"d1": 20, "d2": 10, "k": 3, "T": 1, "m": [16_000, 64_000, 256_000], "column_by_column": True}),
     Tier(Grid(), 10, {"d1": 100, "d2": 40, "k": 3, "T": 1, "m": [200_000, 800_000, 3_200_000],
                       "column_by_column": True})),
-    outputs={**{name: ("m", "iteration") for name in ITERATION_OUT}, **{name: ("m",) for name in SCALAR_OUT}})
+    outputs=PAIRED_OUT)
 
 ALGORITHM1_PRINTED = Sweep("onebit.algorithm1.printed", ms.measure_algorithm1, _tiers(
     Tier(Grid({"start": ["printed", "zero"]}), 4, {**SMALL, "m": 4000, "T": 3}),
