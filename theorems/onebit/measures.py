@@ -75,7 +75,14 @@ def measure_theorem2(seed, *, d1: int, d2: int, k: int, m: int, step: float) -> 
     s_model, s_pert, s_data = seed.spawn(3)
     W = gen.gaussian_model_matrix(d1, d2, k, s_model)
     W2 = gen.column_normalize(W + step * gen.gaussian_model_matrix(d1, d2, k, s_pert))
-    H = sol.residual_matrix(gen.SingleLabelModel(W), W2, m, s_data)
+    return theorem2_deviation(W, W2, m, s_data)
+
+
+def theorem2_deviation(W: np.ndarray, W2: np.ndarray, m: int, seed) -> dict:
+    """Theorem 2's quantities for W (d1, d2), the model, and W2 (d1, d2), from m labels drawn with ``seed``:
+    dev = ||H - (W - W2)||_2 with H = sqrt(d2)/(lambda m)(A' sign A(W) - A' sign A(W2)), the distance
+    gap = ||W - W2||_2, tau = max(gap, gap^(1/2)), and ||H||_2 alone (``uncentred``)."""
+    H = sol.residual_matrix(gen.SingleLabelModel(W), W2, m, seed)
     gap = metrics.spectral_error(W2, W)
     return {"dev": metrics.spectral_error(H, W - W2), "tau": max(gap, np.sqrt(gap)), "gap": gap,
             "uncentred": float(np.linalg.norm(H, 2))}
