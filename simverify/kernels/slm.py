@@ -1,0 +1,115 @@
+"""Numba kernels of the second order linear model (Lin, Qiu, Hong, Ye 2022): the instance stream.
+
+Instances are drawn inside the kernels, one PCG64 stream per fixed chunk of instances, and summed into
+fixed-order slots, so results are bit-identical for any thread count. Per instance: d coordinates
+(distribution ``code`` from generators.slm, standardised with ``mean`` and ``sd``), then one noise normal.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .jit import JIT, PARALLEL_JIT
+
+INSTANCE_CHUNK = 1024  # instances per random stream (a fixed layout: results never depend on the thread count)
+
+
+@njit(**JIT)
+def draw_coordinate(g, code, param):
+    """One raw coordinate: 0 N(0, 1); 1 min(z, param); 2 Bernoulli(param) in {0, 1}; 3 uniform on [-1, 1]."""
+    if code == 0:
+        return g.standard_normal()
+    if code == 1:
+        return min(g.standard_normal(), param)
+    if code == 2:
+        return 1.0 if g.random() < param else 0.0
+    return 2.0 * g.random() - 1.0
+
+
+@njit(**JIT)
+def draw_instance(g, x, code, param, mean, sd):
+    """Fill x (d,) with standardised coordinates and return the instance's noise normal."""
+    for a in range(x.size):
+        x[a] = (draw_coordinate(g, code, param) - mean) / sd
+    return g.standard_normal()
+
+
+@njit(**PARALLEL_JIT)
+def feature_block(gens, d, code, param, mean, sd, n, chunk):
+    """The first n instances materialised: X (n, d) and their noise normals (n,) (for baselines and tests)."""
+    X = np.empty((n, d))
+    noise = np.empty(n)
+    for cc in prange(len(gens)):
+        c = np.int64(cc)
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            noise[i] = draw_instance(gens[c], X[i], code, param, mean, sd)
+    return X, noise
+
+
+@njit(**PARALLEL_JIT)
+def power_sum_slots(gens, d, code, param, mean, sd, n, chunk, n_slots):
+    """Partial sums (n_slots, 4, d) of x, x^2, x^3, x^4 per coordinate over the first n instances (Algorithm 1
+    step 2), slot s holding chunks s, s + n_slots, ... in order; x is never stored."""
+    out = np.zeros((n_slots, 4, d))
+    for s in prange(n_slots):
+        x = np.empty(d)
+        for c in range(s, len(gens), n_slots):
+            for _ in range(min(chunk, n - c * chunk)):
+                draw_instance(gens[c], x, code, param, mean, sd)
+                for a in range(d):
+                    v = x[a]
+                    v2 = v * v
+                    out[s, 0, a] += v
+                    out[s, 1, a] += v2
+                    out[s, 2, a] += v2 * v
+                    out[s, 3, a] += v2 * v2
+    return out
+
+
+@njit(**JIT)
+def quadratic_form(x, At, Bt, s, diag):
+    """x^T (A diag(s) B^T - D(diag)) x for the transposed factors At, Bt (k, d), s (k,), diag (d,)."""
+    total = 0.0
+    for j in range(At.shape[0]):
+        total += s[j] * np.dot(x, At[j]) * np.dot(x, Bt[j])
+    for a in range(x.size):
+        total -= diag[a] * x[a] * x[a]
+    return total
+
+
+@njit(**JIT)
+def label(x, noise_normal, w_star, Ut_star, s_star, diag_star, noise_level):
+    """y = x^T w* + x^T M* x + noise_level * xi (Eq. 1), M* = U* diag(s*) U*^T - D(diag*); Ut_star (r, d)."""
+    return np.dot(x, w_star) + quadratic_form(x, Ut_star, Ut_star, s_star, diag_star) + noise_level * noise_normal
+
+
+@njit(**PARALLEL_JIT)
+def residual_moment_slots(gens, code, param, mean, sd, n, chunk, n_slots,
+                          w_star, Ut_star, s_star, diag_star, noise_level, w, Ut, Vt, diag, Qt):
+    """One pass over n instances with z_i = yhat_i - y_i, yhat = x^T w + x^T (U V^T - D(diag)) x (Algorithm 1
+    step 7); every factor is passed transposed (k, d). Per slot (fixed chunk order): sum z x (x^T Q) (d, q);
+    sum z; sum z x and sum z x^2 (2, d).
+    A'(z) Q, P0, P1 and P2 + P0 follow by dividing by n; the d x d operator A'(z) is never formed."""
+    q, d = Qt.shape
+    ones = np.ones(Ut.shape[0])
+    AQ = np.zeros((n_slots, d, q))
+    P0 = np.zeros(n_slots)
+    P = np.zeros((n_slots, 2, d))
+    for s in prange(n_slots):
+        x = np.empty(d)
+        zxq = np.empty(q)
+        for c in range(s, len(gens), n_slots):
+            for _ in range(min(chunk, n - c * chunk)):
+                xi = draw_instance(gens[c], x, code, param, mean, sd)
+                y = label(x, xi, w_star, Ut_star, s_star, diag_star, noise_level)
+                z = np.dot(x, w) + quadratic_form(x, Ut, Vt, ones, diag) - y
+                for j in range(q):
+                    zxq[j] = z * np.dot(x, Qt[j])
+                P0[s] += z
+                for a in range(d):
+                    for j in range(q):
+                        AQ[s, a, j] += x[a] * zxq[j]
+                    za = z * x[a]
+                    P[s, 0, a] += za
+                    P[s, 1, a] += za * x[a]
+    return AQ, P0, P

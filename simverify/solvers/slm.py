@@ -1,0 +1,106 @@
+"""The moment-estimation-sequence method of Lin, Qiu, Hong, Ye (2022): Algorithm 1 (MIP) and Section 3.1's
+diagonal-free construction, streamed in one pass per iteration with O(kd) state.
+
+Variants (each a keyword; the defaults are the algorithm as printed):
+- ``v_step="printed"``: line 9, V(t) = V(t-1) R(t)^T. With line 4's V(0) = 0 every V(t) is 0, so M(t) = 0
+  forever. ``v_step="uhat"``: V(t) = U^(t) hat, so that M(t) = U(t) V(t)^T is the power step's estimate.
+- ``trace="printed"``: line 7's M(z) = H(z) - D(G_1 P1)/2 - D(G_2 P2)/2 keeps E H(z)'s tr(M - M*) I / 2
+  (Eq. 6's F); ``trace="removed"`` subtracts P0(z) I / 2, which estimates it (Section 3 lists P0 ~ tr(M - M*)).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from simverify.generators.slm import SecondOrderModel, feature_power_means, residual_moments
+from simverify.kernels.rng import as_seed_sequence
+from simverify.validation import positive_int, require
+
+V_STEPS = ("printed", "uhat")
+TRACE_TERMS = ("printed", "removed")
+CONSTRUCTIONS = ("mip", "diag_free")
+MIP_TOLERANCE = 1e-8  # |phi - 1 - kappa^2| below this: the moment matrix of Eq. (7) is singular
+
+
+@dataclass(frozen=True)
+class SLMState:
+    """An iterate: w (d,), U (d, k) with orthonormal columns, V (d, k); M = U V^T (minus its diagonal in the
+    diagonal-free construction)."""
+    w: np.ndarray
+    U: np.ndarray
+    V: np.ndarray
+    diag_free: bool = False
+
+    @property
+    def M(self) -> np.ndarray:
+        M = self.U @ self.V.T
+        return M - np.diag(np.diag(M)) if self.diag_free else M
+
+
+def moment_coefficients(kappa: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """G, H (d, 2): row j solves [[1, kappa_j], [kappa_j, phi_j - 1]] g = (kappa_j, phi_j - 3) (Eq. 7) and
+    h = (1, 0) (Eq. 8). Refuses a singular moment matrix (a non-MIP distribution, Definition 1)."""
+    det = phi - 1.0 - kappa ** 2
+    require(bool(np.all(np.abs(det) > MIP_TOLERANCE * np.maximum(1.0, phi))),
+            "the moment matrix of Eq. (7) is singular (the distribution is not tau-MIP): "
+            "use the diagonal-free construction (Section 3.1)")
+    G = np.column_stack([(phi - 1.0) * kappa - kappa * (phi - 3.0), -kappa ** 2 + (phi - 3.0)]) / det[:, None]
+    H = np.column_stack([phi - 1.0, -kappa]) / det[:, None]
+    return G, H
+
+
+def _top_eigenvectors(model, n, seed, k, iters, oversample=5):
+    """U(0) (d, k): the top-k (by |eigenvalue|) eigenvectors of H(0) = A'(y)/(2n) (line 4), by subspace iteration
+    on H(0) - mean(y)/2 I (the same eigenvectors; the shift removes the tr(M*)/2 I that makes H(0)'s gap small)
+    and a Rayleigh-Ritz step on H(0) itself. Every pass re-draws the same n instances."""
+    d = model.d
+    zero_w, zero_f = np.zeros(d), np.zeros((d, 1))
+    Q = np.linalg.qr(np.random.default_rng(as_seed_sequence(seed)).standard_normal((d, k + oversample)))[0]
+    for sweep in range(iters + 1):
+        AQ, p0, _, _ = residual_moments(model, n, seed, zero_w, zero_f, zero_f, Q)  # z = -y
+        HQ = -AQ / 2.0
+        if sweep == iters:
+            break
+        Q = np.linalg.qr(HQ + (p0 / 2.0) * Q)[0]  # (H(0) - mean(y)/2 I) Q, since p0 = -mean(y)
+    evals, evecs = np.linalg.eigh((Q.T @ HQ + HQ.T @ Q) / 2.0)
+    return Q @ evecs[:, np.argsort(-np.abs(evals))[:k]]
+
+
+def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, seed, *, v_step: str = "printed",
+                               trace: str = "printed", construction: str = "mip",
+                               init_iters: int = 10) -> Iterator[tuple[int, SLMState]]:
+    """Algorithm 1: yields (t, state) for t = 0..T; each iteration draws a fresh batch of n instances."""
+    k, n, T = positive_int("k", k), positive_int("n", n), positive_int("T", T)
+    require(k <= model.d, f"k must be at most d, got k = {k} > d = {model.d}")
+    require(v_step in V_STEPS, f"v_step must be one of {V_STEPS}, got {v_step!r}")
+    require(trace in TRACE_TERMS, f"trace must be one of {TRACE_TERMS}, got {trace!r}")
+    require(construction in CONSTRUCTIONS, f"construction must be one of {CONSTRUCTIONS}, got {construction!r}")
+    diag_free = construction == "diag_free"
+    require(diag_free or model.dist.tau > MIP_TOLERANCE * max(1.0, model.dist.phi),
+            f"{model.dist.name}({model.dist.param:g}) is not tau-MIP (the moment matrix of Eq. (7) is singular): "
+            "use the diagonal-free construction (Section 3.1)")
+    s_moments, s_init, s_iter = as_seed_sequence(seed).spawn(3)
+    if not diag_free:
+        _, _, kappa, phi = feature_power_means(model.dist, model.d, n, s_moments)  # line 2
+        G, H = moment_coefficients(kappa, phi)                                      # line 3
+    d = model.d
+    state = SLMState(np.zeros(d), _top_eigenvectors(model, n, s_init, k, init_iters), np.zeros((d, k)), diag_free)
+    yield 0, state
+    for t, s_batch in enumerate(s_iter.spawn(T), start=1):
+        w, U, V = state.w, state.U, state.V
+        diag = np.einsum("ij,ij->i", U, V) if diag_free else None
+        AU, p0, p1, p2 = residual_moments(model, n, s_batch, w, U, V, U, diag)       # line 7, one pass
+        if diag_free:   # Section 3.1: M(z) = H(z) - D(P2 / 2), W(z) = P1
+            MU, dw = AU / 2.0 - (p2 / 2.0)[:, None] * U, p1
+        else:
+            MU = AU / 2.0 - ((G[:, 0] * p1 + G[:, 1] * p2) / 2.0)[:, None] * U
+            dw = H[:, 0] * p1 + H[:, 1] * p2                                           # line 10
+        if trace == "removed":
+            MU = MU - (p0 / 2.0) * U
+        U_hat = V - MU                                                                 # line 7
+        U_new, R = np.linalg.qr(U_hat)                                                 # line 8
+        V_new = V @ R.T if v_step == "printed" else U_hat                              # line 9
+        state = SLMState(w - dw, U_new, V_new, diag_free)                              # line 11
+        yield t, state

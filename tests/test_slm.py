@@ -1,0 +1,92 @@
+"""Lin, Qiu, Hong, Ye (2022): the instance distributions' exact moments against their samples, the streamed
+power sums against the materialised stream, bad input refused."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simverify.generators import slm as gen
+
+DISTRIBUTIONS = [gen.FeatureDistribution("gaussian"), gen.FeatureDistribution("truncated_gaussian", 0.0),
+                 gen.FeatureDistribution("truncated_gaussian", 0.01), gen.FeatureDistribution("bernoulli", 0.1),
+                 gen.FeatureDistribution("uniform")]
+
+
+def test_gaussian_tau_is_two_as_the_paper_states():
+    dist = gen.FeatureDistribution("gaussian")
+    assert (dist.kappa, dist.phi, dist.tau) == (0.0, 3.0, 2.0)
+
+
+@pytest.mark.parametrize("q", [0.5, 0.1, 0.01, 1e-3])
+def test_every_standardised_bernoulli_is_not_mip(q):
+    dist = gen.FeatureDistribution("bernoulli", q)
+    assert dist.tau == pytest.approx(0.0, abs=1e-9 * dist.phi)
+    assert dist.kappa == pytest.approx((1 - 2 * q) / np.sqrt(q * (1 - q)), rel=1e-12)
+
+
+@settings(deadline=None, max_examples=15)
+@given(st.floats(-2.0, 3.0))
+def test_truncated_gaussian_moments_match_quadrature(a):
+    from scipy import integrate, stats
+    def moment(r):  # E min(Z, a)^r by quadrature, split where min(z, a) has its kink
+        below = integrate.quad(lambda z: z ** r * stats.norm.pdf(z), -np.inf, a, epsabs=1e-12)[0]
+        return below + integrate.quad(lambda z: a ** r * stats.norm.pdf(z), a, np.inf, epsabs=1e-12)[0]
+    raw = [moment(r) for r in range(1, 5)]
+    assert gen.truncated_gaussian_raw_moments(a) == pytest.approx(raw, rel=1e-7, abs=1e-9)
+
+
+@pytest.mark.parametrize("dist", DISTRIBUTIONS, ids=lambda d: f"{d.name}-{d.param}")
+def test_standardised_sample_moments_agree_with_the_exact_ones(dist):
+    n = 200_000
+    means = gen.feature_power_means(dist, 3, n, 7)            # (4, 3)
+    exact = np.array([0.0, 1.0, dist.kappa, dist.phi])
+    X, _ = gen.feature_instances(dist, 3, n, 7)
+    se = np.array([(X ** r).std(axis=0).max() for r in range(1, 5)]) / np.sqrt(n)
+    assert np.all(np.abs(means - exact[:, None]) < 6 * se[:, None])
+
+
+def test_streamed_power_sums_equal_the_materialised_stream():
+    dist = gen.FeatureDistribution("truncated_gaussian", 0.1)
+    X, noise = gen.feature_instances(dist, 5, 3000, 11)
+    means = gen.feature_power_means(dist, 5, 3000, 11)
+    np.testing.assert_allclose(means, [(X ** r).mean(axis=0) for r in range(1, 5)], rtol=1e-12, atol=1e-14)
+    assert noise.shape == (3000,) and np.isfinite(noise).all()
+
+
+@pytest.mark.parametrize("name, param, message", [
+    ("cauchy", 0.0, "unknown distribution"),
+    ("bernoulli", 0.0, "must lie in (0, 1)"),
+    ("bernoulli", True, "parameter must be a finite number"),
+    ("truncated_gaussian", float("nan"), "parameter must be a finite number"),
+    ("gaussian", 1.0, "parameter must be a finite number"),
+])
+def test_bad_distributions_are_refused_with_one_line(name, param, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        gen.FeatureDistribution(name, param)
+
+
+def naive_residual_moments(model, n, seed, w, U, V, Q):
+    """A'(z) Q / n, P0, P1, P2 of Algorithm 1 step 1 from the materialised stream."""
+    X, y = gen.slm_instances(model, n, seed)
+    z = X @ w + np.einsum("ij,jk,ik->i", X, U @ V.T, X) - y
+    p0 = z.mean()
+    return (X.T * z) @ X @ Q / n, p0, X.T @ z / n, (X ** 2).T @ z / n - p0
+
+
+@pytest.mark.parametrize("diag_free", [False, True])
+def test_streamed_residual_moments_equal_the_naive_reference(diag_free):
+    model = gen.low_rank_model(7, 2, gen.FeatureDistribution("truncated_gaussian", 0.0), 3, diag_free=diag_free,
+                               noise=0.5)
+    rng = np.random.default_rng(0)
+    w, U, V, Q = (rng.standard_normal(shape) for shape in (7, (7, 2), (7, 2), (7, 3)))
+    got = gen.residual_moments(model, 2500, 5, w, U, V, Q)
+    for a, b in zip(got, naive_residual_moments(model, 2500, 5, w, U, V, Q)):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def test_labels_follow_eq1_with_the_diagonal_removed():
+    model = gen.low_rank_model(5, 2, gen.FeatureDistribution("bernoulli", 0.3), 4, diag_free=True, noise=0.0)
+    X, y = gen.slm_instances(model, 50, 1)
+    M = model.U_star @ model.U_star.T
+    np.testing.assert_allclose(np.diag(model.M_star), 0.0, atol=1e-15)
+    np.testing.assert_allclose(y, X @ model.w_star + np.einsum("ij,jk,ik->i", X, M - np.diag(np.diag(M)), X))

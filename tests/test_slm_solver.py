@@ -1,0 +1,66 @@
+"""Algorithm 1 of Lin, Qiu, Hong, Ye (2022) as printed and its two corrections, Eq. (7)-(8), bad input."""
+import numpy as np
+import pytest
+
+from simverify.generators import slm as gen
+from simverify.solvers import slm as sol
+
+
+def recovery_errors(model, **variant):
+    """||w - w*||_2 + ||M - M*||_2 along t = 0..8 (d = 30, k = 3, n = 30000 per iteration)."""
+    return np.array([np.linalg.norm(s.w - model.w_star) + np.linalg.norm(s.M - model.M_star, 2)
+                     for _, s in sol.moment_estimation_sequence(model, 3, 30_000, 8, 2, **variant)])
+
+
+@pytest.fixture(scope="module")
+def skewed_model():
+    return gen.low_rank_model(30, 3, gen.FeatureDistribution("truncated_gaussian", 0.0), 1)
+
+
+def test_moment_coefficients_solve_eqs_7_and_8():
+    kappa, phi = np.array([0.0, -1.64, 0.5]), np.array([3.0, 5.4, 2.0])
+    G, H = sol.moment_coefficients(kappa, phi)
+    for j in range(3):
+        A = np.array([[1.0, kappa[j]], [kappa[j], phi[j] - 1.0]])
+        np.testing.assert_allclose(A @ G[j], [kappa[j], phi[j] - 3.0], atol=1e-12)
+        np.testing.assert_allclose(A @ H[j], [1.0, 0.0], atol=1e-12)
+
+
+def test_printed_v_step_keeps_m_at_zero(skewed_model):
+    errors = recovery_errors(skewed_model, v_step="printed", trace="removed")
+    assert np.all(errors[1:] > 0.9)   # M(t) = U(t) V(t)^T = 0 since V(0) = 0: the error stays near ||M*||_2 = 1
+
+
+def test_printed_trace_term_diverges_at_k_3(skewed_model):
+    errors = recovery_errors(skewed_model, v_step="uhat", trace="printed")
+    assert errors[-1] > 10 * errors[2]    # the uncancelled tr(M - M*) I / 2 grows by about k / 2 per step
+
+
+def test_both_corrections_converge_linearly_from_a_cold_start(skewed_model):
+    errors = recovery_errors(skewed_model, v_step="uhat", trace="removed")
+    ratios = errors[3:] / errors[2:-1]
+    assert errors[-1] < 1e-4 and np.all(ratios < 0.5)
+
+
+def test_diag_free_construction_cuts_the_error_twentyfold_on_bernoulli():
+    model = gen.low_rank_model(30, 3, gen.FeatureDistribution("bernoulli", 0.1), 1, diag_free=True)
+    errors = recovery_errors(model, v_step="uhat", construction="diag_free")
+    assert errors[-1] < 0.05 * errors[1]
+
+
+def test_mip_construction_refuses_a_non_mip_distribution():
+    model = gen.low_rank_model(10, 2, gen.FeatureDistribution("bernoulli", 0.1), 1)
+    with pytest.raises(ValueError, match="not tau-MIP.*diagonal-free"):
+        next(sol.moment_estimation_sequence(model, 2, 1000, 2, 0))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"k": 11}, "k must be at most d"), ({"k": True}, "k must be a positive integer"),
+    ({"n": 0}, "n must be a positive integer"), ({"v_step": "V"}, "v_step must be one of"),
+    ({"trace": None}, "trace must be one of"), ({"construction": "nonmip"}, "construction must be one of"),
+])
+def test_bad_solver_arguments_are_refused(kwargs, message):
+    model = gen.low_rank_model(10, 2, gen.FeatureDistribution("gaussian"), 1)
+    args = {"k": 2, "n": 100, "T": 1, "seed": 0, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        next(sol.moment_estimation_sequence(model, **args))
