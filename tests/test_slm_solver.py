@@ -64,3 +64,16 @@ def test_bad_solver_arguments_are_refused(kwargs, message):
     args = {"k": 2, "n": 100, "T": 1, "seed": 0, **kwargs}
     with pytest.raises(ValueError, match=message):
         next(sol.moment_estimation_sequence(model, **args))
+
+
+@pytest.mark.parametrize("dist", [gen.FeatureDistribution("gaussian"),
+                                  gen.FeatureDistribution("truncated_gaussian", 0.0)], ids=lambda d: d.name)
+def test_initial_subspace_is_the_top_k_of_the_dense_h0(dist):
+    """Line 4: U(0) spans the top-k eigenvectors of H(0) = A'(y)/(2n), here formed densely from the same batch."""
+    model = gen.low_rank_model(12, 3, dist, 5)
+    n = 4000
+    U0 = sol.initial_subspace(model, n, 9, 3, iters=10)
+    X, y = gen.slm_instances(model, n, 9)
+    evals, evecs = np.linalg.eigh((X.T * y) @ X / (2 * n))
+    top = evecs[:, np.argsort(-np.abs(evals))[:3]]
+    assert np.linalg.norm(U0 @ U0.T - top @ top.T, 2) < 1e-6

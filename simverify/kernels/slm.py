@@ -29,8 +29,13 @@ def draw_coordinate(g, code, param):
 @njit(**JIT)
 def draw_instance(g, x, code, param, mean, sd):
     """Fill x (d,) with standardised coordinates and return the instance's noise normal."""
-    for a in range(x.size):
-        x[a] = (draw_coordinate(g, code, param) - mean) / sd
+    if code == 0:  # N(0, 1) is already standardised: no branch or division per coordinate
+        for a in range(x.size):
+            x[a] = g.standard_normal()
+    else:
+        inv_sd = 1.0 / sd
+        for a in range(x.size):
+            x[a] = (draw_coordinate(g, code, param) - mean) * inv_sd
     return g.standard_normal()
 
 

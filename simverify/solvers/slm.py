@@ -51,7 +51,7 @@ def moment_coefficients(kappa: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray,
     return G, H
 
 
-def _top_eigenvectors(model, n, seed, k, iters, oversample=5):
+def initial_subspace(model: SecondOrderModel, n: int, seed, k: int, iters: int, oversample: int = 5) -> np.ndarray:
     """U(0) (d, k): the top-k (by |eigenvalue|) eigenvectors of H(0) = A'(y)/(2n) (line 4), by subspace iteration
     on H(0) - mean(y)/2 I (the same eigenvectors; the shift removes the tr(M*)/2 I that makes H(0)'s gap small)
     and a Rayleigh-Ritz step on H(0) itself. Every pass re-draws the same n instances."""
@@ -86,7 +86,7 @@ def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, 
         _, _, kappa, phi = feature_power_means(model.dist, model.d, n, s_moments)  # line 2
         G, H = moment_coefficients(kappa, phi)                                      # line 3
     d = model.d
-    state = SLMState(np.zeros(d), _top_eigenvectors(model, n, s_init, k, init_iters), np.zeros((d, k)), diag_free)
+    state = SLMState(np.zeros(d), initial_subspace(model, n, s_init, k, init_iters), np.zeros((d, k)), diag_free)
     yield 0, state
     for t, s_batch in enumerate(s_iter.spawn(T), start=1):
         w, U, V = state.w, state.U, state.V
