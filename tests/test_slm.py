@@ -60,7 +60,7 @@ def test_streamed_power_sums_equal_the_materialised_stream():
     ("truncated_gaussian", float("nan"), "parameter must be a finite number"),
     ("gaussian", 1.0, "parameter must be a finite number"),
 ])
-def test_bad_distributions_are_refused_with_one_line(name, param, message):
+def test_bad_distributions_are_refused_naming_the_problem(name, param, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         gen.FeatureDistribution(name, param)
 
