@@ -65,12 +65,12 @@ def test_bad_distributions_are_refused_naming_the_problem(name, param, message):
         gen.FeatureDistribution(name, param)
 
 
-def naive_residual_moments(model, n, seed, w, U, V, Q):
-    """A'(z) Q / n, P0, P1, P2 of Algorithm 1 step 1 from the materialised stream."""
+def naive_residual_moments(model, n, seed, w, U, V):
+    """A'(z) U / n, P0, P1, P2 of Algorithm 1 step 1 from the materialised stream (z for M = U V^T)."""
     X, y = gen.slm_instances(model, n, seed)
     z = X @ w + np.einsum("ij,jk,ik->i", X, U @ V.T, X) - y
     p0 = z.mean()
-    return (X.T * z) @ X @ Q / n, p0, X.T @ z / n, (X ** 2).T @ z / n - p0
+    return (X.T * z) @ X @ U / n, p0, X.T @ z / n, (X ** 2).T @ z / n - p0
 
 
 @pytest.mark.parametrize("diag_free", [False, True])
@@ -78,9 +78,9 @@ def test_streamed_residual_moments_equal_the_naive_reference(diag_free):
     model = gen.low_rank_model(7, 2, gen.FeatureDistribution("truncated_gaussian", 0.0), 3, diag_free=diag_free,
                                noise=0.5)
     rng = np.random.default_rng(0)
-    w, U, V, Q = (rng.standard_normal(shape) for shape in (7, (7, 2), (7, 2), (7, 3)))
-    got = gen.residual_moments(model, 2500, 5, w, U, V, Q)
-    for a, b in zip(got, naive_residual_moments(model, 2500, 5, w, U, V, Q)):
+    w, U, V = (rng.standard_normal(shape) for shape in (7, (7, 2), (7, 2)))
+    got = gen.residual_moments(model, 2500, 5, w, U, V)
+    for a, b in zip(got, naive_residual_moments(model, 2500, 5, w, U, V)):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
 
 

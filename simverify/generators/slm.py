@@ -179,16 +179,18 @@ def slm_instances(model: SecondOrderModel, n: int, seed) -> tuple[np.ndarray, np
 
 
 def residual_moments(model: SecondOrderModel, n: int, seed, w: np.ndarray, U: np.ndarray, V: np.ndarray,
-                     Q: np.ndarray, diag: np.ndarray | None = None) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
-    """One streamed pass over the n instances of ``seed`` with z = yhat - y, yhat = x^T w + x^T (U V^T - D(diag)) x:
-    (A'(z) Q / n (d, q), P0 = 1^T z / n, P1 = X z / n (d,), P2 = X^2 z / n - P0 (d,)) (Algorithm 1, step 1)."""
+                     diag: np.ndarray | None = None) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """One streamed pass over the n instances of ``seed`` with z = yhat - y, yhat = x^T w + x^T (U V^T - D(diag)) x,
+    U, V (d, q): (A'(z) U / n (d, q), P0 = 1^T z / n, P1 = X z / n (d,), P2 = X^2 z / n - P0 (d,)) (Algorithm 1,
+    step 1). A product A'(z) Q with another Q follows from U = Q, V = 0 (then yhat = x^T w)."""
     gens, d, code, param, mean, sd, n, chunk = _stream_args(model.dist, model.d, n, seed)
     diag = np.zeros(d) if diag is None else diag
-    def rows(A):  # the kernels take factors transposed, (k, d), for contiguous rows
+
+    def rows(A):  # the kernels take factors transposed, (q, d), for contiguous rows
         return np.ascontiguousarray(np.asarray(A, dtype=float).T)
-    AQ, P0, P = residual_moment_slots(gens, code, param, mean, sd, n, chunk, N_SLOTS, model.w_star, rows(model.U_star),
+    AU, P0, P = residual_moment_slots(gens, code, param, mean, sd, n, chunk, N_SLOTS, model.w_star, rows(model.U_star),
                                       model.s_star, model.diag_star, model.noise, np.ascontiguousarray(w, float),
-                                      rows(U), rows(V), np.ascontiguousarray(diag, float), rows(Q))
+                                      rows(U), rows(V), np.ascontiguousarray(diag, float))
     p0 = P0.sum() / n
     P = P.sum(axis=0) / n
-    return AQ.sum(axis=0) / n, p0, P[0], P[1] - p0
+    return AU.sum(axis=0) / n, p0, P[0], P[1] - p0

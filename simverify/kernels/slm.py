@@ -72,49 +72,51 @@ def power_sum_slots(gens, d, code, param, mean, sd, n, chunk, n_slots):
 
 
 @njit(**JIT)
-def quadratic_form(x, At, Bt, s, diag):
-    """x^T (A diag(s) B^T - D(diag)) x for the transposed factors At, Bt (k, d), s (k,), diag (d,)."""
+def diagonal_form(x, diag):
+    """x^T D(diag) x for diag (d,)."""
     total = 0.0
-    for j in range(At.shape[0]):
-        total += s[j] * np.dot(x, At[j]) * np.dot(x, Bt[j])
     for a in range(x.size):
-        total -= diag[a] * x[a] * x[a]
+        total += diag[a] * x[a] * x[a]
     return total
 
 
 @njit(**JIT)
 def label(x, noise_normal, w_star, Ut_star, s_star, diag_star, noise_level):
     """y = x^T w* + x^T M* x + noise_level * xi (Eq. 1), M* = U* diag(s*) U*^T - D(diag*); Ut_star (r, d)."""
-    return np.dot(x, w_star) + quadratic_form(x, Ut_star, Ut_star, s_star, diag_star) + noise_level * noise_normal
+    quad = 0.0
+    for j in range(Ut_star.shape[0]):
+        p = np.dot(x, Ut_star[j])
+        quad += s_star[j] * p * p
+    return np.dot(x, w_star) + quad - diagonal_form(x, diag_star) + noise_level * noise_normal
 
 
 @njit(**PARALLEL_JIT)
 def residual_moment_slots(gens, code, param, mean, sd, n, chunk, n_slots,
-                          w_star, Ut_star, s_star, diag_star, noise_level, w, Ut, Vt, diag, Qt):
+                          w_star, Ut_star, s_star, diag_star, noise_level, w, Ut, Vt, diag):
     """One pass over n instances with z_i = yhat_i - y_i, yhat = x^T w + x^T (U V^T - D(diag)) x (Algorithm 1
-    step 7); every factor is passed transposed (k, d). Per slot (fixed chunk order): sum z x (x^T Q) (d, q);
-    sum z; sum z x and sum z x^2 (2, d).
-    A'(z) Q, P0, P1 and P2 + P0 follow by dividing by n; the d x d operator A'(z) is never formed."""
-    q, d = Qt.shape
-    ones = np.ones(Ut.shape[0])
-    AQ = np.zeros((n_slots, d, q))
+    step 7); the factors are passed transposed, Ut, Vt (q, d). Per slot (fixed chunk order): sum z x (x^T U)
+    (d, q); sum z; sum z x and sum z x^2 (2, d). A'(z) U, P0, P1 and P2 + P0 follow by dividing by n; the
+    d x d operator A'(z) is never formed, and each x^T u_j is computed once."""
+    q, d = Ut.shape
+    AU = np.zeros((n_slots, d, q))
     P0 = np.zeros(n_slots)
     P = np.zeros((n_slots, 2, d))
     for s in prange(n_slots):
         x = np.empty(d)
-        zxq = np.empty(q)
+        xu = np.empty(q)
         for c in range(s, len(gens), n_slots):
             for _ in range(min(chunk, n - c * chunk)):
                 xi = draw_instance(gens[c], x, code, param, mean, sd)
                 y = label(x, xi, w_star, Ut_star, s_star, diag_star, noise_level)
-                z = np.dot(x, w) + quadratic_form(x, Ut, Vt, ones, diag) - y
+                z = np.dot(x, w) - diagonal_form(x, diag) - y
                 for j in range(q):
-                    zxq[j] = z * np.dot(x, Qt[j])
+                    xu[j] = np.dot(x, Ut[j])
+                    z += xu[j] * np.dot(x, Vt[j])
                 P0[s] += z
                 for a in range(d):
-                    for j in range(q):
-                        AQ[s, a, j] += x[a] * zxq[j]
                     za = z * x[a]
+                    for j in range(q):
+                        AU[s, a, j] += za * xu[j]
                     P[s, 0, a] += za
                     P[s, 1, a] += za * x[a]
-    return AQ, P0, P
+    return AU, P0, P

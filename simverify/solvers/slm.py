@@ -56,10 +56,10 @@ def initial_subspace(model: SecondOrderModel, n: int, seed, k: int, iters: int, 
     on H(0) - mean(y)/2 I (the same eigenvectors; the shift removes the tr(M*)/2 I that makes H(0)'s gap small)
     and a Rayleigh-Ritz step on H(0) itself. Every pass re-draws the same n instances."""
     d = model.d
-    zero_w, zero_f = np.zeros(d), np.zeros((d, 1))
+    zero_w, zero_v = np.zeros(d), np.zeros((d, k + oversample))
     Q = np.linalg.qr(np.random.default_rng(as_seed_sequence(seed)).standard_normal((d, k + oversample)))[0]
     for sweep in range(iters + 1):
-        AQ, p0, _, _ = residual_moments(model, n, seed, zero_w, zero_f, zero_f, Q)  # z = -y
+        AQ, p0, _, _ = residual_moments(model, n, seed, zero_w, Q, zero_v)  # M = Q 0^T: z = -y
         HQ = -AQ / 2.0
         if sweep == iters:
             break
@@ -91,7 +91,7 @@ def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, 
     for t, s_batch in enumerate(s_iter.spawn(T), start=1):
         w, U, V = state.w, state.U, state.V
         diag = np.einsum("ij,ij->i", U, V) if diag_free else None
-        AU, p0, p1, p2 = residual_moments(model, n, s_batch, w, U, V, U, diag)       # line 7, one pass
+        AU, p0, p1, p2 = residual_moments(model, n, s_batch, w, U, V, diag)          # line 7, one pass
         if diag_free:   # Section 3.1: M(z) = H(z) - D(P2 / 2), W(z) = P1
             MU, dw = AU / 2.0 - (p2 / 2.0)[:, None] * U, p1
         else:
