@@ -66,3 +66,17 @@ def average_auc(scores: np.ndarray, Y: np.ndarray) -> float:
     keep = (n_pos > 0) & (n_neg > 0)
     u = (ranks * pos).sum(axis=0) - n_pos * (n_pos + 1) / 2.0
     return float(np.mean(u[keep] / (n_pos[keep] * n_neg[keep])))
+
+
+def second_order_recovery_error(w: np.ndarray, M: np.ndarray, w_star: np.ndarray, M_star: np.ndarray) -> float:
+    """||w - w*||_2 + ||M - M*||_2 for w (d,), M (d, d) (Lin et al. 2022, Theorem 2); inf if not finite."""
+    if not (np.all(np.isfinite(w)) and np.all(np.isfinite(M))):
+        return float("inf")
+    return float(np.linalg.norm(w - w_star) + np.linalg.norm(M - M_star, 2))
+
+
+def normalised_mse(y_pred: np.ndarray, y_true: np.ndarray) -> float:
+    """mean((y_pred - y_true)^2) / mean(y_true^2) (Lin et al. 2022, Section 5.1); inf if not finite."""
+    if not np.all(np.isfinite(y_pred)):
+        return float("inf")
+    return float(np.mean((y_pred - y_true) ** 2) / np.mean(y_true ** 2))

@@ -9,7 +9,7 @@ from simverify.generators import slm as gen
 
 DISTRIBUTIONS = [gen.FeatureDistribution("gaussian"), gen.FeatureDistribution("truncated_gaussian", 0.0),
                  gen.FeatureDistribution("truncated_gaussian", 0.01), gen.FeatureDistribution("bernoulli", 0.1),
-                 gen.FeatureDistribution("uniform")]
+                 gen.FeatureDistribution("uniform"), gen.FeatureDistribution("two_point_jitter", 0.3)]
 
 
 def test_gaussian_tau_is_two_as_the_paper_states():
@@ -22,6 +22,38 @@ def test_every_standardised_bernoulli_is_not_mip(q):
     dist = gen.FeatureDistribution("bernoulli", q)
     assert dist.tau == pytest.approx(0.0, abs=1e-9 * dist.phi)
     assert dist.kappa == pytest.approx((1 - 2 * q) / np.sqrt(q * (1 - q)), rel=1e-12)
+
+
+@pytest.mark.parametrize("tau", [0.01, 0.1, 0.5, 1.5])
+def test_two_point_jitter_for_tau_has_that_mip_constant(tau):
+    dist = gen.FeatureDistribution("two_point_jitter", gen.two_point_jitter_for_tau(tau))
+    assert dist.tau == pytest.approx(tau, rel=1e-12) and dist.kappa == 0.0
+
+
+def test_estimated_view_standardises_the_sample_and_sample_moments_are_its_own():
+    dist = gen.FeatureDistribution("truncated_gaussian", 0.0)
+    X, _ = gen.feature_instances(dist, 4, 5000, 3)
+    means = gen.feature_power_means(dist, 4, 5000, 3)
+    Z = gen.FeatureView.estimated(means).apply(X)
+    np.testing.assert_allclose(Z.mean(axis=0), 0.0, atol=1e-12)
+    np.testing.assert_allclose((Z ** 2).mean(axis=0), 1.0, rtol=1e-10)
+    kappa, phi = gen.sample_standardised_moments(means)
+    np.testing.assert_allclose(kappa, (Z ** 3).mean(axis=0), rtol=1e-9)
+    np.testing.assert_allclose(phi, (Z ** 4).mean(axis=0), rtol=1e-9)
+
+
+def test_residual_moments_in_a_view_use_the_view_for_yhat_and_the_exact_x_for_labels():
+    model = gen.low_rank_model(6, 2, gen.FeatureDistribution("bernoulli", 0.3), 4, noise=0.5)
+    rng = np.random.default_rng(1)
+    w, U, V = rng.standard_normal(6), rng.standard_normal((6, 2)), rng.standard_normal((6, 2))
+    view = gen.FeatureView(1.0 + 0.1 * rng.standard_normal(6), 0.1 * rng.standard_normal(6))
+    X, y = gen.slm_instances(model, 3000, 8)
+    Z = view.apply(X)
+    z = Z @ w + np.einsum("ij,jk,ik->i", Z, U @ V.T, Z) - y
+    got = gen.residual_moments(model, 3000, 8, w, U, V, view=view)
+    want = ((Z * z[:, None]).T @ (Z @ U) / 3000, z.mean(), Z.T @ z / 3000, (Z ** 2).T @ z / 3000 - z.mean())
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
 
 
 @settings(deadline=None, max_examples=15)

@@ -6,10 +6,10 @@ from simverify.generators import slm as gen
 from simverify.solvers import slm as sol
 
 
-def recovery_errors(model, **variant):
-    """||w - w*||_2 + ||M - M*||_2 along t = 0..8 (d = 30, k = 3, n = 30000 per iteration)."""
+def recovery_errors(model, k=3, **variant):
+    """||w - w*||_2 + ||M - M*||_2 along t = 0..8 (n = 30000 per iteration)."""
     return np.array([np.linalg.norm(s.w - model.w_star) + np.linalg.norm(s.M - model.M_star, 2)
-                     for _, s in sol.moment_estimation_sequence(model, 3, 30_000, 8, 2, **variant)])
+                     for _, s in sol.moment_estimation_sequence(model, k, 30_000, 8, 2, **variant)])
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +33,22 @@ def test_printed_v_step_keeps_m_at_zero(skewed_model):
     assert np.all(recovery_errors(skewed_model, v_step="printed", trace="removed")[1:] > 0.9)  # ~ ||M*||_2 = 1
 
 
-def test_printed_trace_term_diverges_at_k_3(skewed_model):
+def test_printed_trace_term_never_converges_at_k_3(skewed_model):
     errors = recovery_errors(skewed_model, v_step="uhat", trace="printed")
-    assert errors[-1] > 10 * errors[2]    # the uncancelled tr(M - M*) I / 2 grows by about k / 2 per step
+    assert np.all(errors[4:] > 0.1)       # the uncancelled tr(M - M*) I / 2 keeps the error of order 1
+
+
+def test_printed_trace_term_diverges_at_k_10():
+    model = gen.low_rank_model(30, 10, gen.FeatureDistribution("gaussian"), 1)
+    errors = recovery_errors(model, k=10, v_step="uhat", trace="printed")
+    assert errors[-1] > 100 * errors[2]   # it grows by about k / 2 = 5 per step
+
+
+def test_positive_qr_has_a_non_negative_diagonal_and_reproduces_its_input():
+    A = np.random.default_rng(0).standard_normal((12, 4))
+    Q, R = sol.positive_qr(A)
+    assert np.all(np.diag(R) >= 0) and np.allclose(Q @ R, A) and np.allclose(Q.T @ Q, np.eye(4))
+    assert np.allclose(np.triu(R), R)
 
 
 def test_both_corrections_converge_linearly_from_a_cold_start(skewed_model):
@@ -79,3 +92,23 @@ def test_initial_subspace_is_the_top_k_of_the_dense_h0(dist):
     evals, evecs = np.linalg.eigh((X.T * y) @ X / (2 * n))
     top = evecs[:, np.argsort(-np.abs(evals))[:3]]
     assert np.linalg.norm(U0 @ U0.T - top @ top.T, 2) < 1e-6
+
+
+def test_without_the_oracle_the_error_floors_at_the_statistical_level():
+    model = gen.low_rank_model(30, 3, gen.FeatureDistribution("truncated_gaussian", 0.0), 1)
+    oracle = recovery_errors(model, v_step="uhat", trace="removed")
+    floor = recovery_errors(model, v_step="uhat", trace="removed", oracle=False)
+    assert oracle[-1] < 1e-4 and 0.005 < floor[-1] < 0.2    # about max(1, kappa, phi) / sqrt(n) (Section 5.1)
+
+
+def test_a_fixed_training_set_reused_every_step_still_converges_with_the_oracle(skewed_model):
+    errors = recovery_errors(skewed_model, v_step="uhat", trace="removed", resample=False)
+    assert errors[-1] < 1e-4 * errors[0]
+
+
+def test_gradient_descent_heuristic_stalls_on_skewed_x_but_not_on_gaussian_x():
+    def final_error(dist):
+        model = gen.low_rank_model(30, 3, gen.FeatureDistribution(dist, 0.0), 1)
+        states = list(sol.gradient_descent_sequence(model, 3, 20_000, 40, 2, step=0.2, resample=False))
+        return np.linalg.norm(states[-1][1].w - model.w_star) + np.linalg.norm(states[-1][1].M - model.M_star, 2)
+    assert final_error("gaussian") < 0.05 and final_error("truncated_gaussian") > 0.2

@@ -2,4 +2,5 @@
 from . import (
     bitsubspace,  # noqa: F401
     onebit,  # noqa: F401
+    slm,  # noqa: F401
 )

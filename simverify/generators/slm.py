@@ -17,7 +17,7 @@ from simverify.kernels.slm import INSTANCE_CHUNK, feature_block, power_sum_slots
 from simverify.validation import finite_matrix, positive_int, real_number, require
 
 # Codes shared with kernels.slm.draw_coordinate (the kernel cannot take Python objects).
-GAUSSIAN, TRUNCATED_GAUSSIAN, BERNOULLI, UNIFORM = 0, 1, 2, 3
+GAUSSIAN, TRUNCATED_GAUSSIAN, BERNOULLI, UNIFORM, TWO_POINT_JITTER = 0, 1, 2, 3, 4
 
 
 def _normal_pdf(a: float) -> float:
@@ -48,7 +48,9 @@ def standardised_moments(m1: float, m2: float, m3: float, m4: float) -> tuple[fl
 @dataclass(frozen=True)
 class FeatureDistribution:
     """One coordinate's distribution: ``name`` in {"gaussian", "truncated_gaussian" (min(z, a), param a),
-    "bernoulli" (P(v = 1) = q, param q), "uniform" (on [-1, 1])}, standardised to mean 0, variance 1."""
+    "bernoulli" (P(v = 1) = q, param q), "uniform" (on [-1, 1]), "two_point_jitter" (s + eps z with s = +-1
+    equally likely, z ~ N(0, 1), param eps: tau = (4 eps^2 + 2 eps^4) / (1 + eps^2)^2 runs from 0 (eps = 0,
+    not MIP) upwards)}, standardised to mean 0, variance 1."""
     name: str
     param: float = 0.0
 
@@ -88,16 +90,30 @@ def _bernoulli_raw(q: float) -> tuple[float, float, float, float]:
     return q, q, q, q  # v in {0, 1}: every power of v is v
 
 
+def _two_point_jitter_raw(eps: float) -> tuple[float, float, float, float]:
+    e2 = eps * eps
+    return 0.0, 1.0 + e2, 0.0, 1.0 + 6.0 * e2 + 3.0 * e2 * e2
+
+
+def two_point_jitter_for_tau(tau: float) -> float:
+    """The eps of "two_point_jitter" whose MIP constant is tau in (0, 2): (4 e + 2 e^2) / (1 + e)^2 = tau, e = eps^2."""
+    tau = real_number("tau", tau, 0.0, 2.0)
+    require(0.0 < tau < 2.0, f"tau must lie in (0, 2), got {tau}")
+    # (2 - tau) e^2 + (4 - 2 tau) e - tau = 0  =>  e = -1 + sqrt(1 + tau / (2 - tau))
+    return sqrt(-1.0 + sqrt(1.0 + tau / (2.0 - tau)))
+
+
 _RAW_MOMENTS = {
     "gaussian": lambda _: (0.0, 1.0, 0.0, 3.0),
     "truncated_gaussian": truncated_gaussian_raw_moments,
     "bernoulli": _bernoulli_raw,
     "uniform": lambda _: (0.0, 1.0 / 3.0, 0.0, 1.0 / 5.0),
+    "two_point_jitter": _two_point_jitter_raw,
 }
 _PARAM_RANGE = {"gaussian": (0.0, 0.0), "truncated_gaussian": (-5.0, 10.0), "bernoulli": (0.0, 1.0),
-                "uniform": (0.0, 0.0)}
+                "uniform": (0.0, 0.0), "two_point_jitter": (0.0, 10.0)}
 _CODES = {"gaussian": GAUSSIAN, "truncated_gaussian": TRUNCATED_GAUSSIAN, "bernoulli": BERNOULLI,
-          "uniform": UNIFORM}
+          "uniform": UNIFORM, "two_point_jitter": TWO_POINT_JITTER}
 
 
 def _stream_args(dist: FeatureDistribution, d, n, seed):
@@ -117,6 +133,34 @@ def feature_power_means(dist: FeatureDistribution, d: int, n: int, seed) -> np.n
     """(4, d): the sample means of x, x^2, x^3, x^4 per coordinate over the same n instances, streamed."""
     slots = power_sum_slots(*_stream_args(dist, d, n, seed), N_SLOTS)
     return slots.sum(axis=0) / n
+
+
+@dataclass(frozen=True)
+class FeatureView:
+    """What a solver sees of the exactly standardised x: scale * x + shift, with scale, shift (d,). Without the
+    zero-mean/unit-variance oracle (Section 5.1) a solver standardises with a sample's mean and variance."""
+    scale: np.ndarray
+    shift: np.ndarray
+
+    @classmethod
+    def estimated(cls, power_means: np.ndarray) -> FeatureView:
+        """Standardisation by the sample mean and variance: power_means (4, d) from :func:`feature_power_means`."""
+        m1, m2 = power_means[0], power_means[1]
+        sd = np.sqrt(m2 - m1 ** 2)
+        return cls(1.0 / sd, -m1 / sd)
+
+    def apply(self, X: np.ndarray) -> np.ndarray:
+        """X (n, d) as the solver sees it."""
+        return X * self.scale + self.shift
+
+
+def sample_standardised_moments(power_means: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """kappa, phi (d,) of the sample standardised by its own mean and variance, from power_means (4, d)."""
+    m1, m2, m3, m4 = power_means
+    mu2 = m2 - m1 ** 2
+    mu3 = m3 - 3 * m1 * m2 + 2 * m1 ** 3
+    mu4 = m4 - 4 * m1 * m3 + 6 * m1 ** 2 * m2 - 3 * m1 ** 4
+    return mu3 / mu2 ** 1.5, mu4 / mu2 ** 2
 
 
 @dataclass(frozen=True)
@@ -179,18 +223,21 @@ def slm_instances(model: SecondOrderModel, n: int, seed) -> tuple[np.ndarray, np
 
 
 def residual_moments(model: SecondOrderModel, n: int, seed, w: np.ndarray, U: np.ndarray, V: np.ndarray,
-                     diag: np.ndarray | None = None) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+                     diag: np.ndarray | None = None, view: FeatureView | None = None,
+                     ) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
     """One streamed pass over the n instances of ``seed`` with z = yhat - y, yhat = x^T w + x^T (U V^T - D(diag)) x,
     U, V (d, q): (A'(z) U / n (d, q), P0 = 1^T z / n, P1 = X z / n (d,), P2 = X^2 z / n - P0 (d,)) (Algorithm 1,
-    step 1). A product A'(z) Q with another Q follows from U = Q, V = 0 (then yhat = x^T w)."""
+    step 1). A product A'(z) Q with another Q follows from U = Q, V = 0 (then yhat = x^T w). With ``view``, yhat
+    and the sums use the solver's features view.scale * x + view.shift (the labels the exact x)."""
     gens, d, code, param, mean, sd, n, chunk = _stream_args(model.dist, model.d, n, seed)
     diag = np.zeros(d) if diag is None else diag
+    scale, shift = (np.empty(0), np.empty(0)) if view is None else (view.scale, view.shift)
 
     def rows(A):  # the kernels take factors transposed, (q, d), for contiguous rows
         return np.ascontiguousarray(np.asarray(A, dtype=float).T)
     AU, P0, P = residual_moment_slots(gens, code, param, mean, sd, n, chunk, N_SLOTS, model.w_star, rows(model.U_star),
                                       model.s_star, model.diag_star, model.noise, np.ascontiguousarray(w, float),
-                                      rows(U), rows(V), np.ascontiguousarray(diag, float))
+                                      rows(U), rows(V), np.ascontiguousarray(diag, float), scale, shift)
     p0 = P0.sum() / n
     P = P.sum(axis=0) / n
     return AU.sum(axis=0) / n, p0, P[0], P[1] - p0

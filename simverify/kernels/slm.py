@@ -11,19 +11,23 @@ from numba import njit, prange
 
 from .jit import JIT, PARALLEL_JIT
 
-INSTANCE_CHUNK = 1024  # instances per random stream (a fixed layout: results never depend on the thread count)
+INSTANCE_CHUNK = 4096  # instances per random stream (a fixed layout: results never depend on the thread count)
 
 
 @njit(**JIT)
 def draw_coordinate(g, code, param):
-    """One raw coordinate: 0 N(0, 1); 1 min(z, param); 2 Bernoulli(param) in {0, 1}; 3 uniform on [-1, 1]."""
+    """One raw coordinate: 0 N(0, 1); 1 min(z, param); 2 Bernoulli(param) in {0, 1}; 3 uniform on [-1, 1];
+    4 +-1 (equally likely) + param z."""
     if code == 0:
         return g.standard_normal()
     if code == 1:
         return min(g.standard_normal(), param)
     if code == 2:
         return 1.0 if g.random() < param else 0.0
-    return 2.0 * g.random() - 1.0
+    if code == 3:
+        return 2.0 * g.random() - 1.0
+    sign = 1.0 if g.random() < 0.5 else -1.0
+    return sign + param * g.standard_normal()
 
 
 @njit(**JIT)
@@ -72,6 +76,15 @@ def power_sum_slots(gens, d, code, param, mean, sd, n, chunk, n_slots):
 
 
 @njit(**JIT)
+def inner(a, b):
+    """a . b for 1-d arrays, as a plain loop (np.dot's BLAS call costs more than a short dot product)."""
+    total = 0.0
+    for i in range(a.size):
+        total += a[i] * b[i]
+    return total
+
+
+@njit(**JIT)
 def diagonal_form(x, diag):
     """x^T D(diag) x for diag (d,)."""
     total = 0.0
@@ -85,18 +98,21 @@ def label(x, noise_normal, w_star, Ut_star, s_star, diag_star, noise_level):
     """y = x^T w* + x^T M* x + noise_level * xi (Eq. 1), M* = U* diag(s*) U*^T - D(diag*); Ut_star (r, d)."""
     quad = 0.0
     for j in range(Ut_star.shape[0]):
-        p = np.dot(x, Ut_star[j])
+        p = inner(x, Ut_star[j])
         quad += s_star[j] * p * p
-    return np.dot(x, w_star) + quad - diagonal_form(x, diag_star) + noise_level * noise_normal
+    return inner(x, w_star) + quad - diagonal_form(x, diag_star) + noise_level * noise_normal
 
 
 @njit(**PARALLEL_JIT)
 def residual_moment_slots(gens, code, param, mean, sd, n, chunk, n_slots,
-                          w_star, Ut_star, s_star, diag_star, noise_level, w, Ut, Vt, diag):
+                          w_star, Ut_star, s_star, diag_star, noise_level, w, Ut, Vt, diag, scale, shift):
     """One pass over n instances with z_i = yhat_i - y_i, yhat = x^T w + x^T (U V^T - D(diag)) x (Algorithm 1
     step 7); the factors are passed transposed, Ut, Vt (q, d). Per slot (fixed chunk order): sum z x (x^T U)
     (d, q); sum z; sum z x and sum z x^2 (2, d). A'(z) U, P0, P1 and P2 + P0 follow by dividing by n; the
-    d x d operator A'(z) is never formed, and each x^T u_j is computed once."""
+    d x d operator A'(z) is never formed, and each x^T u_j is computed once.
+
+    The label is computed on the exactly standardised x; the solver sees scale * x + shift (d,) when ``scale``
+    is non-empty (a standardisation estimated without the zero-mean/unit-variance oracle), else x itself."""
     q, d = Ut.shape
     AU = np.zeros((n_slots, d, q))
     P0 = np.zeros(n_slots)
@@ -108,10 +124,13 @@ def residual_moment_slots(gens, code, param, mean, sd, n, chunk, n_slots,
             for _ in range(min(chunk, n - c * chunk)):
                 xi = draw_instance(gens[c], x, code, param, mean, sd)
                 y = label(x, xi, w_star, Ut_star, s_star, diag_star, noise_level)
-                z = np.dot(x, w) - diagonal_form(x, diag) - y
+                if scale.size > 0:
+                    for a in range(d):
+                        x[a] = scale[a] * x[a] + shift[a]
+                z = inner(x, w) - diagonal_form(x, diag) - y
                 for j in range(q):
-                    xu[j] = np.dot(x, Ut[j])
-                    z += xu[j] * np.dot(x, Vt[j])
+                    xu[j] = inner(x, Ut[j])
+                    z += xu[j] * inner(x, Vt[j])
                 P0[s] += z
                 for a in range(d):
                     za = z * x[a]

@@ -14,19 +14,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simverify.generators.slm import SecondOrderModel, feature_power_means, residual_moments
+from simverify.generators.slm import (
+    FeatureView,
+    SecondOrderModel,
+    feature_power_means,
+    residual_moments,
+    sample_standardised_moments,
+)
 from simverify.kernels.rng import as_seed_sequence
-from simverify.validation import positive_int, require
+from simverify.validation import positive_int, real_number, require
 
 V_STEPS = ("printed", "uhat")
 TRACE_TERMS = ("printed", "removed")
 CONSTRUCTIONS = ("mip", "diag_free")
+STARTS = ("spectral", "random")
 MIP_TOLERANCE = 1e-8  # |phi - 1 - kappa^2| below this: the moment matrix of Eq. (7) is singular
 
 
 @dataclass(frozen=True)
 class SLMState:
-    """An iterate: w (d,), U (d, k) with orthonormal columns, V (d, k); M = U V^T (minus its diagonal in the
+    """An iterate: w (d,), U (d, k) (orthonormal columns in Algorithm 1), V (d, k); M = U V^T (minus its diagonal in the
     diagonal-free construction)."""
     w: np.ndarray
     U: np.ndarray
@@ -37,6 +44,14 @@ class SLMState:
     def M(self) -> np.ndarray:
         M = self.U @ self.V.T
         return M - np.diag(np.diag(M)) if self.diag_free else M
+
+
+def positive_qr(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The QR decomposition with a non-negative diagonal in R (the unique one for full column rank): A (d, k)
+    -> Q (d, k), R (k, k). LAPACK's signs are arbitrary, and M = U(t) V(t)^T depends on them."""
+    Q, R = np.linalg.qr(A)
+    signs = np.where(np.diag(R) < 0.0, -1.0, 1.0)
+    return Q * signs, R * signs[:, None]
 
 
 def moment_coefficients(kappa: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -51,15 +66,18 @@ def moment_coefficients(kappa: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray,
     return G, H
 
 
-def initial_subspace(model: SecondOrderModel, n: int, seed, k: int, iters: int, oversample: int = 5) -> np.ndarray:
+def initial_subspace(model: SecondOrderModel, n: int, data_seed, k: int, iters: int, *, start_seed=None,
+                     view: FeatureView | None = None, oversample: int = 5) -> np.ndarray:
     """U(0) (d, k): the top-k (by |eigenvalue|) eigenvectors of H(0) = A'(y)/(2n) (line 4), by subspace iteration
     on H(0) - mean(y)/2 I (the same eigenvectors; the shift removes the tr(M*)/2 I that makes H(0)'s gap small)
-    and a Rayleigh-Ritz step on H(0) itself. Every pass re-draws the same n instances."""
+    and a Rayleigh-Ritz step on H(0) itself. Every pass re-draws the n instances of ``data_seed``; the random
+    start comes from ``start_seed`` (default: ``data_seed``)."""
     d = model.d
     zero_w, zero_v = np.zeros(d), np.zeros((d, k + oversample))
-    Q = np.linalg.qr(np.random.default_rng(as_seed_sequence(seed)).standard_normal((d, k + oversample)))[0]
+    start = as_seed_sequence(data_seed if start_seed is None else start_seed)
+    Q = np.linalg.qr(np.random.default_rng(start).standard_normal((d, k + oversample)))[0]
     for sweep in range(iters + 1):
-        AQ, p0, _, _ = residual_moments(model, n, seed, zero_w, Q, zero_v)  # M = Q 0^T: z = -y
+        AQ, p0, _, _ = residual_moments(model, n, data_seed, zero_w, Q, zero_v, view=view)  # M = Q 0^T: z = -y
         HQ = -AQ / 2.0
         if sweep == iters:
             break
@@ -68,30 +86,68 @@ def initial_subspace(model: SecondOrderModel, n: int, seed, k: int, iters: int, 
     return Q @ evecs[:, np.argsort(-np.abs(evals))[:k]]
 
 
-def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, seed, *, v_step: str = "printed",
-                               trace: str = "printed", construction: str = "mip",
-                               init_iters: int = 10) -> Iterator[tuple[int, SLMState]]:
-    """Algorithm 1: yields (t, state) for t = 0..T; each iteration draws a fresh batch of n instances."""
+@dataclass(frozen=True)
+class MomentEstimates:
+    """Line 2 on the first batch: the solver's view of x (None: the zero-mean/unit-variance oracle) and the
+    estimated kappa, phi (d,) of the features it sees."""
+    view: FeatureView | None
+    kappa: np.ndarray
+    phi: np.ndarray
+
+
+def estimate_moments(model: SecondOrderModel, n: int, seed, oracle: bool) -> MomentEstimates:
+    """Algorithm 1 line 2 from n instances. With the oracle, E x = 0 and E x^2 = 1 are known and kappa, phi are the
+    sample means of x^3, x^4; without it, x is standardised by the sample mean and variance (Section 5.1)."""
+    means = feature_power_means(model.dist, model.d, n, seed)
+    if oracle:
+        return MomentEstimates(None, means[2], means[3])
+    return MomentEstimates(FeatureView.estimated(means), *sample_standardised_moments(means))
+
+
+def _batches(s_data, s_iter, T: int, resample: bool) -> list:
+    """A fresh batch per iteration (Algorithm 1), or the one training set of n instances reused (Section 5.1)."""
+    return s_iter.spawn(T) if resample else [s_data] * T
+
+
+def _check_run(model: SecondOrderModel, k, n, T) -> tuple[int, int, int]:
     k, n, T = positive_int("k", k), positive_int("n", n), positive_int("T", T)
     require(k <= model.d, f"k must be at most d, got k = {k} > d = {model.d}")
+    return k, n, T
+
+
+def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, seed, *, v_step: str = "printed",
+                               trace: str = "printed", construction: str = "mip", oracle: bool = True,
+                               resample: bool = True, start: str = "spectral",
+                               init_iters: int = 10) -> Iterator[tuple[int, SLMState]]:
+    """Algorithm 1: yields (t, state) for t = 0..T. Each iteration draws a fresh batch of n instances
+    (``resample=False``: every step reuses the first batch, a fixed training set as in Section 5.1).
+    ``oracle=False`` standardises x by the first batch's sample mean and variance. ``start="random"`` replaces
+    line 4's U(0) by a uniformly random orthonormal (d, k) basis."""
+    k, n, T = _check_run(model, k, n, T)
     require(v_step in V_STEPS, f"v_step must be one of {V_STEPS}, got {v_step!r}")
     require(trace in TRACE_TERMS, f"trace must be one of {TRACE_TERMS}, got {trace!r}")
     require(construction in CONSTRUCTIONS, f"construction must be one of {CONSTRUCTIONS}, got {construction!r}")
+    require(isinstance(oracle, bool) and isinstance(resample, bool), "oracle and resample must be true or false")
+    require(start in STARTS, f"start must be one of {STARTS}, got {start!r}")
     diag_free = construction == "diag_free"
     require(diag_free or model.dist.tau > MIP_TOLERANCE * max(1.0, model.dist.phi),
             f"{model.dist.name}({model.dist.param:g}) is not tau-MIP (the moment matrix of Eq. (7) is singular): "
             "use the diagonal-free construction (Section 3.1)")
-    s_moments, s_init, s_iter = as_seed_sequence(seed).spawn(3)
+    s_data, s_start, s_iter = as_seed_sequence(seed).spawn(3)
+    est = estimate_moments(model, n, s_data, oracle)                                  # line 2
     if not diag_free:
-        _, _, kappa, phi = feature_power_means(model.dist, model.d, n, s_moments)  # line 2
-        G, H = moment_coefficients(kappa, phi)                                      # line 3
-    d = model.d
-    state = SLMState(np.zeros(d), initial_subspace(model, n, s_init, k, init_iters), np.zeros((d, k)), diag_free)
+        G, H = moment_coefficients(est.kappa, est.phi)                                 # line 3
+    d, view = model.d, est.view
+    if start == "spectral":
+        U0 = initial_subspace(model, n, s_data, k, init_iters, start_seed=s_start, view=view)  # line 4
+    else:
+        U0 = np.linalg.qr(np.random.default_rng(s_start).standard_normal((d, k)))[0]
+    state = SLMState(np.zeros(d), U0, np.zeros((d, k)), diag_free)
     yield 0, state
-    for t, s_batch in enumerate(s_iter.spawn(T), start=1):
+    for t, s_batch in enumerate(_batches(s_data, s_iter, T, resample), start=1):
         w, U, V = state.w, state.U, state.V
         diag = np.einsum("ij,ij->i", U, V) if diag_free else None
-        AU, p0, p1, p2 = residual_moments(model, n, s_batch, w, U, V, diag)          # line 7, one pass
+        AU, p0, p1, p2 = residual_moments(model, n, s_batch, w, U, V, diag, view)    # line 7, one pass
         if diag_free:   # Section 3.1: M(z) = H(z) - D(P2 / 2), W(z) = P1
             MU, dw = AU / 2.0 - (p2 / 2.0)[:, None] * U, p1
         else:
@@ -100,7 +156,29 @@ def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, 
         if trace == "removed":
             MU = MU - (p0 / 2.0) * U
         U_hat = V - MU                                                                 # line 7
-        U_new, R = np.linalg.qr(U_hat)                                                 # line 8
+        U_new, R = positive_qr(U_hat)                                                  # line 8
         V_new = V @ R.T if v_step == "printed" else U_hat                              # line 9
         state = SLMState(w - dw, U_new, V_new, diag_free)                              # line 11
+        yield t, state
+
+
+def gradient_descent_sequence(model: SecondOrderModel, k: int, n: int, T: int, seed, *, step: float,
+                              oracle: bool = True, resample: bool = True,
+                              init_iters: int = 10) -> Iterator[tuple[int, SLMState]]:
+    """The heuristic of Section 2.1: simultaneous gradient steps on Eq. (5)'s L(w, U, V) from the same start as
+    Algorithm 1 (line 4's U(0), V = 0, w = 0): w -= step P1(z), U -= step A'(z) V / n, V -= step A'(z) U / n, one
+    streamed pass per step (a fresh batch, or the first batch reused when ``resample=False``)."""
+    k, n, T = _check_run(model, k, n, T)
+    step = real_number("step", step, 0.0)
+    s_data, s_start, s_iter = as_seed_sequence(seed).spawn(3)
+    view = estimate_moments(model, n, s_data, oracle).view
+    d = model.d
+    U = initial_subspace(model, n, s_data, k, init_iters, start_seed=s_start, view=view)
+    state = SLMState(np.zeros(d), U, np.zeros((d, k)))
+    yield 0, state
+    for t, s_batch in enumerate(_batches(s_data, s_iter, T, resample), start=1):
+        w, U, V = state.w, state.U, state.V
+        stacked_U, stacked_V = np.hstack([U, V]), np.hstack([V, np.zeros_like(V)])  # M = U V^T; A'(z)[U V]
+        A_UV, _, p1, _ = residual_moments(model, n, s_batch, w, stacked_U, stacked_V, view=view)
+        state = SLMState(w - step * p1, U - step * A_UV[:, k:], V - step * A_UV[:, :k])
         yield t, state

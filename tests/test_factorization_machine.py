@@ -1,0 +1,66 @@
+"""The factorization machine baseline (ALS as in fastFM): each coordinate step is the exact minimiser, the
+model's pairwise term is x^T M_ x, it fits a diagonal-free model exactly, and refuses bad input."""
+import numpy as np
+import pytest
+
+from simverify.generators import slm as gen
+from simverify.kernels.fm import als_sweep
+from simverify.solvers.factorization_machine import FactorizationMachine
+
+
+def fm_predict_naive(X, w0, w, V):
+    """w0 + x^T w + sum_{a<b} <v_a, v_b> x_a x_b, by the double loop."""
+    out = np.full(X.shape[0], w0) + X @ w
+    d = X.shape[1]
+    for a in range(d):
+        for b in range(a + 1, d):
+            out += (V[a] @ V[b]) * X[:, a] * X[:, b]
+    return out
+
+
+def test_predict_and_m_agree_with_the_pairwise_double_loop():
+    rng = np.random.default_rng(0)
+    X, y = rng.standard_normal((50, 6)), rng.standard_normal(50)
+    fm = FactorizationMachine(rank=2, n_iter=2).fit(X, y)
+    naive = fm_predict_naive(X, fm.w0_, fm.w_, fm.V_)
+    np.testing.assert_allclose(fm.predict(X), naive, rtol=1e-10)
+    np.testing.assert_allclose(fm.w0_ + X @ fm.w_ + np.einsum("ij,jk,ik->i", X, fm.M_, X), naive, rtol=1e-10)
+
+
+def test_each_als_coordinate_step_minimises_the_training_loss_along_that_coordinate():
+    rng = np.random.default_rng(1)
+    X, y = rng.standard_normal((40, 5)), rng.standard_normal(40)
+    V = 0.3 * rng.standard_normal((5, 2))
+    w = np.zeros(5)
+    e = fm_predict_naive(X, 0.0, w, V) - y
+    Q = X @ V
+    V_before = V.copy()
+    w0 = als_sweep(np.ascontiguousarray(X.T), e, Q, 0.0, w, V, 0.0, 0.0, 0.0, np.empty(40))
+    loss = lambda VV: np.sum((fm_predict_naive(X, w0, w, VV) - y) ** 2)  # noqa: E731
+    for delta in (1e-3, -1e-3):          # the last coordinate updated, V[4, 1], is a minimum along its axis
+        moved = V.copy()
+        moved[4, 1] += delta
+        assert loss(moved) > loss(V)
+    assert not np.allclose(V, V_before)
+    np.testing.assert_allclose(e, fm_predict_naive(X, w0, w, V) - y, atol=1e-9)   # the residual is kept exact
+    np.testing.assert_allclose(Q, X @ V, atol=1e-12)
+
+
+def test_als_recovers_a_noise_free_diagonal_free_model():
+    model = gen.low_rank_model(20, 3, gen.FeatureDistribution("gaussian"), 1, diag_free=True)
+    X, y = gen.slm_instances(model, 4000, 2)
+    fm = FactorizationMachine(rank=3, n_iter=50, tol=0.0).fit(X, y)
+    assert np.linalg.norm(fm.M_ - model.M_star, 2) < 1e-6 and np.linalg.norm(fm.w_ - model.w_star) < 1e-6
+    assert np.all(np.diff(fm.train_mse_) <= 1e-12)        # ALS never increases the training loss
+
+
+@pytest.mark.parametrize("kwargs, X, y, message", [
+    ({"rank": 0}, np.ones((3, 2)), np.ones(3), "rank must be a positive integer"),
+    ({"rank": 3}, np.ones((3, 2)), np.ones(3), "rank must be at most the number of features"),
+    ({}, np.ones((3, 2)), np.ones(4), "X has 3 rows but y has 4 labels"),
+    ({}, np.ones((3, 2)), np.array([1.0, np.nan, 2.0]), "y has non-finite entries"),
+    ({"l2_reg_w": -1.0}, np.ones((3, 2)), np.ones(3), "l2_reg_w"),
+])
+def test_bad_input_is_refused_naming_the_problem(kwargs, X, y, message):
+    with pytest.raises(ValueError, match=message):
+        FactorizationMachine(**{"rank": 1, **kwargs}).fit(X, y)

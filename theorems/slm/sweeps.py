@@ -1,0 +1,91 @@
+"""The simulations of Lin, Qiu, Hong, Ye (2022): each Sweep's measure, grids per tier and array outputs. Full
+tiers reach the paper's sizes (Section 5.1: d = 1000, k = 10, n = 30 k d) where the claim is about them."""
+from __future__ import annotations
+
+from simverify.claims import Grid, Sweep, Tier
+
+from . import measures as ms
+
+# the distributions of Section 5.1 (and the uniform as a symmetric, light-tailed MIP case)
+DISTRIBUTIONS = {"distribution": {"dist": ["gaussian", "truncated_gaussian", "bernoulli", "uniform"],
+                                  "param": [0.0, 0.0, 0.1, 0.0]}}
+MIP_DISTRIBUTIONS = {"distribution": {"dist": ["gaussian", "truncated_gaussian", "uniform"], "param": [0.0, 0.0, 0.0]}}
+SKEWED = {"dist": "truncated_gaussian", "param": 0.0}
+
+
+def _tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
+    return {"quick": quick, "full": full}
+
+
+ITERATION_OUT = {"error": ("iteration",)}
+
+
+def steps(T: int) -> list[int]:
+    """The checkpoints t = 0..T of an iterative measure (the ``iteration`` coordinate)."""
+    return list(range(T + 1))
+
+# Eq. (6): the expected gradient, per distribution, along n
+GRADIENT = Sweep("slm.gradient", ms.measure_gradient, _tiers(
+    Tier(Grid({"n": [2500, 10_000, 40_000]}, DISTRIBUTIONS), 6, {"d": 20, "k": 3, "distance": 0.5}),
+    Tier(Grid({"n": [30_000, 120_000, 480_000]}, DISTRIBUTIONS), 10, {"d": 200, "k": 10, "distance": 0.5})))
+
+# Definition 1: tau per distribution (and Bernoulli at several q)
+MOMENTS = Sweep("slm.moments", ms.measure_moments, _tiers(
+    Tier(Grid(zipped={"distribution": {"dist": ["gaussian", "truncated_gaussian", "truncated_gaussian", "uniform",
+                                                "bernoulli", "bernoulli"],
+                                       "param": [0.0, 0.0, 1.0, 0.0, 0.1, 0.01]}}), 12, {"d": 20, "n": 100_000}),
+    Tier(Grid(zipped={"distribution": {"dist": ["gaussian", "truncated_gaussian", "truncated_gaussian",
+                                                "truncated_gaussian", "truncated_gaussian", "uniform",
+                                                "bernoulli", "bernoulli"],
+                                       "param": [0.0, 0.0, 1e-3, 0.01, 0.1, 0.0, 0.1, 0.01]}}), 10,
+         {"d": 1000, "n": 300_000})))
+BERNOULLI = Sweep("slm.bernoulli", ms.measure_moments, _tiers(
+    Tier(Grid({"param": [0.5, 0.1, 0.01]}), 6, {"dist": "bernoulli", "d": 20, "n": 100_000}),
+    Tier(Grid({"param": [0.5, 0.1, 0.01]}), 10, {"dist": "bernoulli", "d": 1000, "n": 300_000})))
+
+# Theorem 5 and Lemma 6 along n (per distribution), d and k
+SENSING_N = Sweep("slm.sensing.n", ms.measure_sensing, _tiers(
+    Tier(Grid({"n": [1000, 4000, 16_000, 64_000]}, DISTRIBUTIONS), 32, {"d": 10, "k": 3}),
+    Tier(Grid({"n": [20_000, 80_000, 320_000]}, DISTRIBUTIONS), 10, {"d": 100, "k": 10})))
+SENSING_D = Sweep("slm.sensing.d", ms.measure_shifted_rip, _tiers(
+    Tier(Grid({"d": [20, 40, 80, 160]}), 12, {**SKEWED, "k": 3, "n": 4000}),
+    Tier(Grid({"d": [25, 50, 100, 200, 400]}), 10, {**SKEWED, "k": 5, "n": 100_000})))
+SENSING_K = Sweep("slm.sensing.k", ms.measure_shifted_rip, _tiers(
+    Tier(Grid({"k": [1, 2, 4, 8, 16]}), 12, {**SKEWED, "d": 40, "n": 10_000}),
+    Tier(Grid({"k": [1, 2, 4, 8, 16, 32]}), 10, {**SKEWED, "d": 200, "n": 100_000})))
+
+# Lemma 7 along n (skewed MIP) and along tau (two-point plus jitter)
+LEMMA7_N = Sweep("slm.lemma7.n", ms.measure_moments, _tiers(
+    Tier(Grid({"n": [5000, 20_000, 80_000, 320_000]}), 32, {**SKEWED, "d": 10}),
+    Tier(Grid({"n": [30_000, 120_000, 480_000, 1_920_000]}), 10, {**SKEWED, "d": 200})))
+LEMMA7_TAU = Sweep("slm.lemma7.tau", ms.measure_lemma7_tau, _tiers(
+    Tier(Grid({"tau": [0.05, 0.1, 0.2, 0.4]}), 6, {"d": 20, "n": 100_000}),
+    Tier(Grid({"tau": [0.025, 0.05, 0.1, 0.2, 0.4, 0.8]}), 10, {"d": 200, "n": 1_000_000})))
+
+# Lemma 8 / Eq. (10) along n, at a fixed distance from the truth
+EQ10 = Sweep("slm.eq10", ms.measure_eq10, _tiers(
+    Tier(Grid({"n": [1250, 5000, 20_000, 80_000]}), 32, {**SKEWED, "d": 10, "k": 3, "distance": 0.5}),
+    Tier(Grid({"n": [30_000, 120_000, 480_000]}), 10, {**SKEWED, "d": 200, "k": 10, "distance": 0.5})))
+
+# Theorems 2 and 3: Algorithm 1 (corrected) along n, noise-free and noisy, and from a random start
+ALGORITHM1_N = Sweep("slm.algorithm1.n", ms.measure_algorithm1, _tiers(
+    Tier(Grid({"n": [3000, 12_000, 48_000]}), 6, {**SKEWED, "d": 20, "k": 3, "iteration": steps(6)}),
+    Tier(Grid({"n": [30_000, 120_000, 480_000]}), 10, {**SKEWED, "d": 200, "k": 10, "iteration": steps(10)})),
+    outputs=ITERATION_OUT)
+ALGORITHM1_NOISY = Sweep("slm.algorithm1.noisy", ms.measure_algorithm1, _tiers(
+    Tier(Grid({"n": [3000, 12_000, 48_000]}), 12, {**SKEWED, "d": 20, "k": 3, "iteration": steps(6), "noise": 1.0}),
+    Tier(Grid({"n": [30_000, 120_000, 480_000]}), 10,
+         {**SKEWED, "d": 200, "k": 10, "iteration": steps(10), "noise": 1.0})),
+    outputs=ITERATION_OUT)
+ALGORITHM1_RANDOM_START = Sweep("slm.algorithm1.random_start", ms.measure_algorithm1, _tiers(
+    Tier(Grid(zipped=MIP_DISTRIBUTIONS), 6, {"d": 20, "k": 3, "n": 40_000, "iteration": steps(8), "start": "random"}),
+    Tier(Grid(zipped=MIP_DISTRIBUTIONS), 10,
+         {"d": 1000, "k": 10, "n": 300_000, "iteration": steps(12), "start": "random"})),
+    outputs=ITERATION_OUT)
+
+# Algorithm 1 as printed: line 9's V step and line 7's trace term, each against the corrected algorithm
+VARIANTS = {"variant": {"v_step": ["printed", "uhat", "uhat"], "trace": ["removed", "printed", "removed"]}}
+ALGORITHM1_PRINTED = Sweep("slm.algorithm1.printed", ms.measure_algorithm1, _tiers(
+    Tier(Grid(zipped=VARIANTS), 6, {**SKEWED, "d": 20, "k": 3, "n": 10_000, "iteration": steps(6)}),
+    Tier(Grid(zipped=VARIANTS), 10, {**SKEWED, "d": 1000, "k": 10, "n": 300_000, "iteration": steps(12)})),
+    outputs=ITERATION_OUT)
