@@ -15,7 +15,7 @@ from typing import Any
 
 from . import stats
 from .laws import Law
-from .registry import register
+from .registry import register, register_not_reproduced
 from .stats import CONFIRMED, REFUTED
 
 TIERS = ("quick", "full")
@@ -191,11 +191,15 @@ class Claim:
 
 @dataclass(frozen=True)
 class Paper:
-    """One paper: its key (the claim id prefix), its title, and the parameter validation its
-    claims share."""
+    """One paper: its key (the claim id prefix), its title, the parameter validation its
+    claims share, and the items it does not reproduce (item -> reason, shown in the report)."""
     key: str
     title: str
     validate: Callable[[dict], None] | None = None
+    not_reproduced: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        register_not_reproduced(self.key, self.not_reproduced)
 
     def claim(self, name: str, **fields) -> Claim:
         """Declare and register claim ``<key>.<name>`` (its controls register with it)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     from .claims import Claim
 
 _CLAIMS: dict[str, Claim] = {}
+_NOT_REPRODUCED: dict[str, dict[str, str]] = {}  # paper key -> {item: why it is not reproduced}
 _LOADED = False
 
 
@@ -30,6 +32,17 @@ def register(claim: Claim) -> Claim:
             raise ValueError(f"claim id {c.id!r} registered twice")
         _CLAIMS[c.id] = c
     return claim
+
+
+def register_not_reproduced(paper: str, items: Mapping[str, str]) -> None:
+    """Record items of a paper that no claim checks, each with the reason (shown in the report)."""
+    _NOT_REPRODUCED[paper] = dict(items)
+
+
+def not_reproduced() -> dict[str, dict[str, str]]:
+    """{paper key: {item: reason}} for the papers that declared items they do not reproduce."""
+    load()
+    return {p: dict(items) for p, items in sorted(_NOT_REPRODUCED.items()) if items}
 
 
 def load() -> None:

@@ -34,3 +34,17 @@ def finite_matrix(name: str, A, ndim: int = 2) -> np.ndarray:
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     require(bool(np.all(np.isfinite(arr))), f"{name} has non-finite entries")
     return arr
+
+
+def check_int_parameter(name: str, values) -> None:
+    """A claim parameter (one value or a list of values): each a positive int (bools refused)."""
+    for v in (values if isinstance(values, list) else [values]):
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise ValueError(f"parameter {name} must be a positive integer, got {values!r}")
+
+
+def check_real_parameter(name: str, value, lo: float, hi: float = float("inf")) -> None:
+    """A claim parameter: a finite real in [lo, hi] (bools, strings and NaN refused)."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not (ok and lo <= value <= hi):  # also refuses NaN (comparisons are False)
+        raise ValueError(f"parameter {name} must be a finite number in [{lo:g}, {hi:g}], got {value!r}")

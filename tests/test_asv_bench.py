@@ -33,7 +33,7 @@ def _benchmarks(module):
 
 def test_every_benchmark_module_imports_and_every_public_class_holds_benchmarks():
     modules = sorted(p.stem for p in (ROOT / "asv_bench" / "benchmarks").glob("bench_*.py"))
-    assert {"bench_goals", "bench_kernels", "bench_solvers", "bench_tiers", "bench_onebit"} <= set(modules)
+    assert {"bench_goals", "bench_kernels", "bench_solvers", "bench_tiers", "bench_onebit", "bench_slm"} <= set(modules)
     for name in modules:
         module = importlib.import_module(f"benchmarks.{name}")
         classes = [c for c in vars(module).values() if inspect.isclass(c) and c.__module__ == module.__name__]
@@ -60,6 +60,24 @@ def test_onebit_numpy_reference_is_algorithm1_it_recovers_w_star_like_ours():
     *_, (_, ours) = sol.algorithm1(gen.SingleLabelModel(W_star), 2, 20_000, 6, 1)
     e_ref, e_ours = (np.linalg.norm(W - W_star, 2) for W in (ref, ours.W))
     assert e_ref < 0.3 and 0.5 < e_ref / e_ours < 2.0
+
+
+@pytest.mark.parametrize("dense", [False, True])
+def test_slm_numpy_references_agree_with_the_streamed_pass_in_expectation(dense):
+    import numpy as np
+
+    from simverify.generators import slm as gen
+    module = importlib.import_module("benchmarks.bench_slm")
+    model = gen.low_rank_model(15, 2, gen.FeatureDistribution("gaussian"), 0)
+    w, U, V = module._state(15, 2)
+    ours = module.one_pass(model, 200_000, w, U, V)
+    ref = module.one_pass_numpy(model, 200_000, w, U, V, dense=dense)   # other normals: agreement within MC error
+    for a, b in zip(ours, ref):
+        assert np.max(np.abs(np.asarray(a) - np.asarray(b))) < 0.1
+    exact = module.one_pass_numpy(model, 3000, w, U, V, seed=5, batch=1000, dense=dense)
+    other = module.one_pass_numpy(model, 3000, w, U, V, seed=5, batch=1000, dense=not dense)
+    for a, b in zip(exact, other):                                        # the two references: the same numbers
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-9)
 
 
 @pytest.mark.parametrize("module_name", CHEAP_MODULES)

@@ -88,6 +88,21 @@ def test_markdown_escapes_pipes_in_cells_and_marks_controls():
     assert "\\|rhs\\|" in rows[0] and "↳ control `p.a~c`" in rows[1]
 
 
+def test_markdown_lists_items_a_reported_paper_does_not_reproduce_and_skips_other_papers():
+    from simverify import registry
+    registry.register_not_reproduced("p", {"Table 9": "the data is private"})
+    registry.register_not_reproduced("other", {"Table 1": "never shown"})
+    try:
+        rec = {"id": "p.a", "paper": "p", "item": "Lemma", "law": "Bound", "claimed": "x", "estimate": 1.0,
+               "ci": [0.9, 1.1], "band": [0, 1], "verdict": "CONFIRMED", "expected": "CONFIRMED", "tier": "quick"}
+        md = markdown([rec])
+        assert "## Not reproduced" in md and "- **p**, Table 9: the data is private" in md
+        assert "never shown" not in md
+    finally:
+        registry.register_not_reproduced("p", {})
+        registry.register_not_reproduced("other", {})
+
+
 def test_compare_flags_changed_verdicts_and_moved_intervals():
     old = {"id": "a", "tier": "quick", "verdict": "CONFIRMED", "estimate": 1.0, "ci": [0.9, 1.1]}
     same = {**old, "estimate": 1.05, "ci": [0.95, 1.15]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..registry import not_reproduced
 from .rows import (
     VERDICTS,
     as_expected,
@@ -48,6 +49,10 @@ def markdown(records: list[dict], unreadable: Sequence[tuple[Path, str]] = (), c
     if refuted:
         lines += ["", "## What the papers get wrong (refuted as printed)", ""]
         lines += [f"- **{r['item']}** `{r['id']}` ({r['verdict']}): {first_sentence(r['erratum'])}" for r in refuted]
+    skipped = {paper: items for paper, items in not_reproduced().items() if paper in paper_counts(records)}
+    if skipped:
+        lines += ["", "## Not reproduced", ""]
+        lines += [f"- **{paper}**, {item}: {why}" for paper, items in skipped.items() for item, why in items.items()]
     if changed:
         lines += ["", "## Changes against the compared store", ""]
         lines += [f"- `{c['id']}` ({c['tier']}): {c['change']}" for c in changed]

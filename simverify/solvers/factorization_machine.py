@@ -13,6 +13,16 @@ from simverify.kernels.rng import as_seed_sequence
 from simverify.validation import finite_matrix, positive_int, real_number, require
 
 
+def _pairwise(X: np.ndarray, V: np.ndarray, rows: int = 8192) -> np.ndarray:
+    """sum_{a<b} <v_a, v_b> x_a x_b = ((X V)^2 - X^2 V^2) 1 / 2 per row (n,), by blocks of rows (no n x d temporary)."""
+    out = np.empty(X.shape[0])
+    v2 = (V ** 2).sum(axis=1)
+    for s in range(0, X.shape[0], rows):
+        B = X[s:s + rows]
+        out[s:s + rows] = 0.5 * (((B @ V) ** 2).sum(axis=1) - (B ** 2) @ v2)
+    return out
+
+
 class FactorizationMachine:
     """Rank-``rank`` factorization machine fitted by ALS sweeps.
 
@@ -50,7 +60,7 @@ class FactorizationMachine:
         self.w0_, self.w_ = 0.0, np.zeros(d)
         self.V_ = self.init_stdev * rng.standard_normal((d, self.rank))
         Q = X @ self.V_
-        e = 0.5 * ((Q ** 2).sum(axis=1) - (X ** 2) @ (self.V_ ** 2).sum(axis=1)) - y
+        e = _pairwise(X, self.V_) - y
         h = np.empty(n)
         mse = [float(e @ e / n)]
         self.n_iter_, self.train_mse_ = 0, np.array(mse)
@@ -77,5 +87,4 @@ class FactorizationMachine:
     def predict(self, X: np.ndarray) -> np.ndarray:
         """(n,) predictions for X (n, d)."""
         X = finite_matrix("X", X)
-        Q = X @ self.V_
-        return self.w0_ + X @ self.w_ + 0.5 * ((Q ** 2).sum(axis=1) - (X ** 2) @ (self.V_ ** 2).sum(axis=1))
+        return self.w0_ + X @ self.w_ + _pairwise(X, self.V_)

@@ -34,16 +34,25 @@ MIP_TOLERANCE = 1e-8  # |phi - 1 - kappa^2| below this: the moment matrix of Eq.
 @dataclass(frozen=True)
 class SLMState:
     """An iterate: w (d,), U (d, k) (orthonormal columns in Algorithm 1), V (d, k); M = U V^T (minus its diagonal in the
-    diagonal-free construction)."""
+    diagonal-free construction). ``view``: how the solver sees x (None: the exact standardisation, the oracle)."""
     w: np.ndarray
     U: np.ndarray
     V: np.ndarray
     diag_free: bool = False
+    view: FeatureView | None = None
 
     @property
     def M(self) -> np.ndarray:
         M = self.U @ self.V.T
         return M - np.diag(np.diag(M)) if self.diag_free else M
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """yhat = z^T w + z^T M z (n,) for the exactly standardised X (n, d), z = the solver's view of x."""
+        Z = X if self.view is None else self.view.apply(X)
+        quad = np.einsum("ij,ij->i", Z @ self.U, Z @ self.V)
+        if self.diag_free:
+            quad -= (Z ** 2) @ np.einsum("ij,ij->i", self.U, self.V)
+        return Z @ self.w + quad
 
 
 def positive_qr(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -142,7 +151,7 @@ def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, 
         U0 = initial_subspace(model, n, s_data, k, init_iters, start_seed=s_start, view=view)  # line 4
     else:
         U0 = np.linalg.qr(np.random.default_rng(s_start).standard_normal((d, k)))[0]
-    state = SLMState(np.zeros(d), U0, np.zeros((d, k)), diag_free)
+    state = SLMState(np.zeros(d), U0, np.zeros((d, k)), diag_free, view)
     yield 0, state
     for t, s_batch in enumerate(_batches(s_data, s_iter, T, resample), start=1):
         w, U, V = state.w, state.U, state.V
@@ -158,7 +167,7 @@ def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, 
         U_hat = V - MU                                                                 # line 7
         U_new, R = positive_qr(U_hat)                                                  # line 8
         V_new = V @ R.T if v_step == "printed" else U_hat                              # line 9
-        state = SLMState(w - dw, U_new, V_new, diag_free)                              # line 11
+        state = SLMState(w - dw, U_new, V_new, diag_free, view)                        # line 11
         yield t, state
 
 
@@ -174,11 +183,11 @@ def gradient_descent_sequence(model: SecondOrderModel, k: int, n: int, T: int, s
     view = estimate_moments(model, n, s_data, oracle).view
     d = model.d
     U = initial_subspace(model, n, s_data, k, init_iters, start_seed=s_start, view=view)
-    state = SLMState(np.zeros(d), U, np.zeros((d, k)))
+    state = SLMState(np.zeros(d), U, np.zeros((d, k)), view=view)
     yield 0, state
     for t, s_batch in enumerate(_batches(s_data, s_iter, T, resample), start=1):
         w, U, V = state.w, state.U, state.V
         stacked_U, stacked_V = np.hstack([U, V]), np.hstack([V, np.zeros_like(V)])  # M = U V^T; A'(z)[U V]
         A_UV, _, p1, _ = residual_moments(model, n, s_batch, w, stacked_U, stacked_V, view=view)
-        state = SLMState(w - step * p1, U - step * A_UV[:, k:], V - step * A_UV[:, :k])
+        state = SLMState(w - step * p1, U - step * A_UV[:, k:], V - step * A_UV[:, :k], view=view)
         yield t, state

@@ -9,44 +9,33 @@ as printed), ``experiments`` (Figure 1, Tables 1 and 2).
 from __future__ import annotations
 
 from simverify.claims import Paper
+from simverify.validation import check_int_parameter, check_real_parameter
 
 _POSITIVE_INTEGERS = ("d1", "d2", "k", "m", "T", "n", "n_test")
-
-
-def _check_int(name: str, values) -> None:
-    for v in (values if isinstance(values, list) else [values]):
-        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            raise ValueError(f"parameter {name} must be a positive integer, got {values!r}")
-
-
-def _check_real(name: str, value, lo: float, hi: float = float("inf")) -> None:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if not (ok and lo <= value <= hi):  # also refuses NaN (comparisons are False)
-        raise ValueError(f"parameter {name} must be a finite number in [{lo:g}, {hi:g}], got {value!r}")
 
 
 def validate(p: dict) -> None:
     """Reject parameters outside the paper's model (raises ValueError naming the parameter)."""
     for name in _POSITIVE_INTEGERS:
         if name in p:
-            _check_int(name, p[name])
+            check_int_parameter(name, p[name])
     if "d2" in p and p["d2"] < 2:
         raise ValueError(f"d2 (number of labels) must be at least 2, got {p['d2']}")
     if "k" in p and "d1" in p and "d2" in p and p["k"] > min(p["d1"], p["d2"]):
         raise ValueError(f"rank k={p['k']} exceeds min(d1, d2)={min(p['d1'], p['d2'])}")
     if "flip_prob" in p:
-        _check_real("flip_prob (p)", p["flip_prob"], 0.0, 1.0)
+        check_real_parameter("flip_prob (p)", p["flip_prob"], 0.0, 1.0)
     if "xi" in p:
-        _check_real("xi (noise level)", p["xi"], 0.0, 1e6)
+        check_real_parameter("xi (noise level)", p["xi"], 0.0, 1e6)
     if "kappa" in p and p["kappa"] != 0:
-        _check_real("kappa (0: Section 5.1's Gaussian model)", p["kappa"], 1.0, 1e6)
+        check_real_parameter("kappa (0: Section 5.1's Gaussian model)", p["kappa"], 1.0, 1e6)
     if "dist" in p:
-        _check_real("dist (||w - w'||, angle <= pi/2)", p["dist"], 1e-12, 2 ** 0.5)
+        check_real_parameter("dist (||w - w'||, angle <= pi/2)", p["dist"], 1e-12, 2 ** 0.5)
     if "spectral_distance" in p:
-        _check_real("spectral_distance (||W - W'||_2)", p["spectral_distance"], 1e-12, 2.0)
+        check_real_parameter("spectral_distance (||W - W'||_2)", p["spectral_distance"], 1e-12, 2.0)
     for name in ("step", "reg"):
         if name in p:
-            _check_real(name, p[name], 0.0, 1e6)
+            check_real_parameter(name, p[name], 0.0, 1e6)
     if "column_by_column" in p and not isinstance(p["column_by_column"], bool):
         raise ValueError(f"parameter column_by_column must be true or false, got {p['column_by_column']!r}")
     for name, allowed in {"start": ("printed", "zero"), "form": ("dilation", "block")}.items():

@@ -2,43 +2,41 @@
 
 Measures (``measures``) compose generators, solvers and metrics; ``sweeps`` declares the simulations; the
 claims, by section: ``moments`` (Eq. 6, Definition 1, Lemma 7), ``sensing`` (Theorem 5, Lemma 6),
-``convergence`` (Lemma 8 / Eq. 10, Theorems 2 and 3, Algorithm 1 as printed).
+``convergence`` (Lemma 8 / Eq. 10, Theorems 2 and 3, Algorithm 1 as printed), ``experiments`` (Figure 1).
 """
 from __future__ import annotations
 
 from simverify.claims import Paper
+from simverify.validation import check_int_parameter, check_real_parameter
 
-_POSITIVE_INTEGERS = ("d", "k", "n", "T", "n_test")
+_POSITIVE_INTEGERS = ("d", "k", "n", "n_test")
 _DISTRIBUTIONS = ("gaussian", "truncated_gaussian", "bernoulli", "uniform", "two_point_jitter")
 _CHOICES = {"v_step": ("printed", "uhat"), "trace": ("printed", "removed"), "start": ("spectral", "random"),
             "dist": _DISTRIBUTIONS, "spectrum": ("psd", "traceless")}
-
-
-def _check_int(name: str, value) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"parameter {name} must be a positive integer, got {value!r}")
-
-
-def _check_real(name: str, value, lo: float, hi: float = float("inf")) -> None:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if not (ok and lo <= value <= hi):  # also refuses NaN (comparisons are False)
-        raise ValueError(f"parameter {name} must be a finite number in [{lo:g}, {hi:g}], got {value!r}")
 
 
 def validate(p: dict) -> None:
     """Reject parameters outside the paper's model (raises ValueError naming the parameter)."""
     for name in _POSITIVE_INTEGERS:
         if name in p:
-            _check_int(name, p[name])
+            check_int_parameter(name, p[name])
     if "k" in p and "d" in p and p["k"] > p["d"]:
         raise ValueError(f"rank k={p['k']} exceeds the dimension d={p['d']}")
     if "n" in p and p["n"] < 2:
         raise ValueError(f"n={p['n']} instances cannot estimate a variance (Algorithm 1 line 2 needs n >= 2)")
-    for name in ("noise", "distance", "param"):
+    for name in ("noise", "distance"):
         if name in p:
-            _check_real(name, p[name], -5.0 if name == "param" else 0.0, 1e6)
+            check_real_parameter(name, p[name], 0.0, 1e6)
+    if "param" in p:  # a list: a paired design over the distribution's parameter
+        for v in (p["param"] if isinstance(p["param"], list) else [p["param"]]):
+            check_real_parameter("param (the distribution's parameter)", v, -5.0, 10.0)
     if "tau" in p:
-        _check_real("tau (two-point MIP constant)", p["tau"], 1e-6, 2.0 - 1e-6)
+        check_real_parameter("tau (two-point MIP constant)", p["tau"], 1e-6, 2.0 - 1e-6)
+    if "solver" in p:
+        bad = [s for s in p["solver"] if s not in ("slm", "fm", "fm_standardised")] if isinstance(p["solver"], list) \
+            else [p["solver"]]
+        if bad:
+            raise ValueError(f"parameter solver must be a list of 'slm', 'fm', 'fm_standardised', got {p['solver']!r}")
     for name, allowed in _CHOICES.items():
         if name in p and p[name] not in allowed:
             raise ValueError(f"parameter {name} must be one of {list(allowed)}, got {p[name]!r}")
@@ -50,11 +48,29 @@ def validate(p: dict) -> None:
     for name in ("diag_free", "oracle", "resample"):
         if name in p and not isinstance(p[name], bool):
             raise ValueError(f"parameter {name} must be true or false, got {p[name]!r}")
+    if "iteration" in p and "dist" in p and not p.get("diag_free", False):
+        _check_mip(p["dist"], p.get("param", 0.0))
 
 
-PAPER = Paper("slm", "Lin, Qiu, Hong, Ye (2022), The Second Order Linear Model", validate=validate)
+def _check_mip(dist: str, params) -> None:
+    """Algorithm 1's MIP construction needs a tau-MIP distribution (Eq. (7) is singular otherwise)."""
+    from simverify.generators.slm import FeatureDistribution
+    from simverify.solvers.slm import MIP_TOLERANCE
+    for value in (params if isinstance(params, list) else [params]):
+        fd = FeatureDistribution(dist, value)
+        if fd.tau <= MIP_TOLERANCE * max(1.0, fd.phi):
+            raise ValueError(f"{dist}({value:g}) is not tau-MIP (the moment matrix of Eq. (7) is singular): "
+                             "use the diagonal-free construction (Section 3.1, --set diag_free=true)")
+
+
+TABLE1_NOT_REPRODUCED = (
+    "the MovieLens-100k/1M, Flixster, Epinions and OMIM data cannot be downloaded here and are not shipped; "
+    "simverify.datasets.movielens reads the standard MovieLens-100k layout (u.data) into one-hot user/item "
+    "features for SLM and the factorization machine, tested on a generated file in that layout")
+PAPER = Paper("slm", "Lin, Qiu, Hong, Ye (2022), The Second Order Linear Model", validate=validate,
+              not_reproduced={"Table 1 (rating MSE, relation AUC on real data)": TABLE1_NOT_REPRODUCED})
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
 # isort: off
-from . import moments, sensing, convergence  # noqa: E402, F401
+from . import moments, sensing, convergence, experiments  # noqa: E402, F401
 # isort: on

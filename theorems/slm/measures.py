@@ -9,6 +9,7 @@ from simverify import metrics
 from simverify.generators import slm as gen
 from simverify.iteration import record
 from simverify.solvers import slm as sol
+from simverify.solvers.factorization_machine import FactorizationMachine
 
 
 def distribution(dist: str, param: float) -> gen.FeatureDistribution:
@@ -197,3 +198,65 @@ def measure_algorithm1(seed, *, dist: str, param: float, d: int, k: int, n: int,
                                          start=start)
     error = record(run, {"error": lambda s: recovery_error(model, s)}, iteration)["error"]
     return {"error": error, "contraction": contraction_factor(error), "final_error": float(error[-1])}
+
+
+FIGURE1_SOLVERS = ("slm", "fm", "fm_standardised")
+
+
+def _fm_run(X: np.ndarray, y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray, k: int, iteration: list[int],
+            seed) -> np.ndarray:
+    """Test NMSE of the ALS factorization machine at the checkpoints (NaN after its stopping rule fired)."""
+    fm = FactorizationMachine(rank=k, n_iter=iteration[-1], random_state=seed)
+    return record(fm.iterate(X, y), {"nmse": lambda f: metrics.normalised_mse(f.predict(X_test), y_test)},
+                  iteration)["nmse"]
+
+
+def _last_finite(path: np.ndarray) -> float:
+    finite = path[np.isfinite(path)]
+    return float(finite[-1]) if finite.size else np.nan
+
+
+def measure_figure1(seed, *, dist: str, param, diag_free: bool, noise: float, d: int, k: int, n: int,
+                    n_test: int, iteration: list[int], solver: list[str]) -> dict:
+    """Section 5.1's protocol on one training set of n instances without the zero-mean/unit-variance oracle: SLM
+    (corrected Algorithm 1, or the diagonal-free construction, reusing the set every step), and the ALS
+    factorization machine on the raw features x = mean + sd z ("fm", as a toolbox sees the data) and on the same
+    features standardised by their sample mean and variance ("fm_standardised"). Outputs: test NMSE per solver and
+    checkpoint (``nmse``), its last finite value (``final_nmse``), and SLM's recovery error (``slm_error``).
+    ``param`` a list: a paired design, every distribution parameter on the same seeds (the same M*, w* and the
+    same underlying normals), each output gaining a leading ``param`` dim."""
+    children = seed.spawn(5)
+    if isinstance(param, list):
+        runs = [_figure1_run(children, distribution(dist, p), diag_free, noise, d, k, n, n_test, iteration, solver)
+                for p in param]
+        return {name: np.stack([r[name] for r in runs]) for name in runs[0]}
+    return _figure1_run(children, distribution(dist, param), diag_free, noise, d, k, n, n_test, iteration, solver)
+
+
+def _figure1_run(children, fd, diag_free, noise, d, k, n, n_test, iteration, solver) -> dict:
+    s_model, s_train, s_test, s_run, s_fm = children
+    model = gen.low_rank_model(d, k, fd, s_model, diag_free=diag_free, noise=noise)
+    X_test, y_test = gen.slm_instances(model, n_test, s_test)
+    paths = {}
+    if "slm" in solver:
+        run = sol.moment_estimation_sequence(model, k, n, iteration[-1], s_run, v_step="uhat", trace="removed",
+                                             construction="diag_free" if diag_free else "mip", oracle=False,
+                                             resample=False)
+        got = record(run, {"nmse": lambda s: metrics.normalised_mse(s.predict(X_test), y_test),
+                           "error": lambda s: recovery_error(model, s)}, iteration)
+        paths["slm"], slm_error = got["nmse"], got["error"]
+    if {"fm", "fm_standardised"} & set(solver):
+        X, y = gen.slm_instances(model, n, s_train)            # the training set, transformed in place below
+        mean, sd, _, _ = fd.moments
+        raw = gen.FeatureView(np.full(d, sd), np.full(d, mean))
+        view = gen.FeatureView.estimated(gen.feature_power_means(fd, d, n, s_train))  # the same instances
+        for name, v in (("fm", raw), ("fm_standardised", view)):
+            if name in solver:
+                X *= v.scale
+                X += v.shift
+                paths[name] = _fm_run(X, y, v.apply(X_test), y_test, k, iteration, s_fm)
+                X -= v.shift
+                X /= v.scale
+    nmse = np.array([paths[s] for s in solver])
+    return {"nmse": nmse, "final_nmse": np.array([_last_finite(p) for p in nmse]),
+            "slm_error": slm_error if "slm" in solver else np.full(len(iteration), np.nan)}

@@ -89,3 +89,24 @@ ALGORITHM1_PRINTED = Sweep("slm.algorithm1.printed", ms.measure_algorithm1, _tie
     Tier(Grid(zipped=VARIANTS), 6, {**SKEWED, "d": 20, "k": 3, "n": 10_000, "iteration": steps(6)}),
     Tier(Grid(zipped=VARIANTS), 10, {**SKEWED, "d": 1000, "k": 10, "n": 300_000, "iteration": steps(12)})),
     outputs=ITERATION_OUT)
+
+# Figure 1: Section 5.1's protocol (30 k d training instances used every step, no oracle, test NMSE), SLM against
+# the ALS factorization machine on raw and on standardised features
+FIGURE1_OUT = {"nmse": ("solver", "iteration"), "final_nmse": ("solver",), "slm_error": ("iteration",)}
+_FIG1_QUICK = {"d": 20, "k": 3, "n": 1800, "n_test": 2000, "iteration": steps(30), "solver": list(ms.FIGURE1_SOLVERS)}
+_FIG1_FULL = {"d": 1000, "k": 10, "n": 300_000, "n_test": 10_000, "iteration": steps(50),
+              "solver": list(ms.FIGURE1_SOLVERS)}
+FIGURE1_MIP = Sweep("slm.figure1.mip", ms.measure_figure1, _tiers(
+    Tier(Grid({"noise": [0.0, 1.0]}), 16, {**SKEWED, "diag_free": False, **_FIG1_QUICK}),
+    Tier(Grid({"noise": [0.0, 1.0]}), 3, {**SKEWED, "diag_free": False, **_FIG1_FULL})),
+    outputs=FIGURE1_OUT)
+FIGURE1_BERNOULLI = Sweep("slm.figure1.bernoulli", ms.measure_figure1, _tiers(
+    Tier(Grid({"param": [0.1]}), 8, {"dist": "bernoulli", "diag_free": True, "noise": 0.0, **_FIG1_QUICK}),
+    Tier(Grid({"param": [0.1, 0.01]}), 3, {"dist": "bernoulli", "diag_free": True, "noise": 0.0, **_FIG1_FULL})),
+    outputs=FIGURE1_OUT)
+FIGURE1_SKEWNESS = Sweep("slm.figure1.skewness", ms.measure_figure1, _tiers(
+    Tier(Grid(), 40, {"dist": "truncated_gaussian", "param": [0.0, 0.1], "diag_free": True,
+                      "noise": 0.0, **_FIG1_QUICK}),
+    Tier(Grid(), 3, {"dist": "truncated_gaussian", "param": [0.0, 1e-3, 0.01, 0.1], "diag_free": True,
+                     "noise": 0.0, **_FIG1_FULL})),
+    outputs={name: ("param", *dims) for name, dims in FIGURE1_OUT.items()})  # paired: one seed for every a

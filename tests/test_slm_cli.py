@@ -1,0 +1,29 @@
+"""Bad input to the slm claims is refused when the run is planned: one line, exit 2, nothing written."""
+import pytest
+
+from .test_cli import assert_refused, cli
+
+
+@pytest.mark.parametrize("claim, assignment, needle", [
+    ("slm.theorem2.linear_rate", "k=50", "rank k=50 exceeds the dimension d=20"),
+    ("slm.theorem2.linear_rate", "n=1", "n=1 instances cannot estimate a variance"),
+    ("slm.theorem2.linear_rate", "dist=bernoulli", "bernoulli's q must lie in (0, 1), got 0.0"),
+    ("slm.theorem2.any_start", "param=0.1", "gaussian's parameter must be a finite number in [0, 0], got 0.1"),
+    ("slm.theorem2.linear_rate", "dist=cauchy", "parameter dist must be one of"),
+    ("slm.theorem3.noisy_floor", "noise=nan", "'noise' is not finite"),
+    ("slm.lemma7.tau", "tau=[0.1,2.5]", "tau (two-point MIP constant)"),
+    ("slm.figure1.mip", 'solver=["slm","svm"]', "parameter solver must be a list of"),
+])
+def test_bad_slm_parameters_are_refused_in_one_line_before_any_work(tmp_path, claim, assignment, needle):
+    store = tmp_path / "s"
+    res = cli("check", claim, "--set", assignment, "--scheduler", "serial", "--store", str(store))
+    assert_refused(res, needle)
+    assert not store.exists()
+
+
+def test_a_non_mip_distribution_with_the_mip_algorithm_is_refused_naming_the_diagonal_free_construction(tmp_path):
+    store = tmp_path / "s"
+    res = cli("check", "slm.theorem2.linear_rate", "--set", "dist=bernoulli", "--set", "param=0.1", "--scheduler",
+              "serial", "--store", str(store))
+    assert_refused(res, "bernoulli(0.1) is not tau-MIP", "diag_free=true")
+    assert not store.exists()
