@@ -56,7 +56,8 @@ PAPER.claim(
 PAPER.claim(
     "algorithm1.printed_trace", item="Algorithm 1 (line 7)",
     statement="Algorithm 1 with line 7's M(z) as printed (line 9 corrected) converges linearly at the rate of Eq. (9).",
-    formula=r"\mathcal{M}^{(t)} = \mathcal{H}^{(t)} - \frac12 D(G_1 \circ P^{(t,1)}) - \frac12 D(G_2 \circ P^{(t,2)})",
+    formula=r"\mathcal{M}^{(t)} = \mathcal{H}^{(t)} - \frac{1}{2} D(G_1 \circ P^{(t,1)})"
+            r" - \frac{1}{2} D(G_2 \circ P^{(t,2)})",
     law=LinearRate(_variant(1), EQ9_RATE), sweep=sw.ALGORITHM1_PRINTED, expected=REFUTED,
     erratum="The uncancelled tr(M - M*) I / 2 (see lemma8.eq10_m) enters U-hat = V - M(z) U as "
             "-tr(M - M*) U / 2. In the population map (exact expectations, d = 40): at k = 1 the iteration still "
