@@ -22,7 +22,7 @@ def validate(p: dict) -> None:
             check_int_parameter(name, p[name])
     if "k" in p and "d" in p and p["k"] > p["d"]:
         raise ValueError(f"rank k={p['k']} exceeds the dimension d={p['d']}")
-    if "n" in p and p["n"] < 2:
+    if "n" in p and min(p["n"] if isinstance(p["n"], list) else [p["n"]]) < 2:
         raise ValueError(f"n={p['n']} instances cannot estimate a variance (Algorithm 1 line 2 needs n >= 2)")
     for name in ("noise", "distance"):
         if name in p:
@@ -30,8 +30,8 @@ def validate(p: dict) -> None:
     if "param" in p:  # a list: a paired design over the distribution's parameter
         for v in (p["param"] if isinstance(p["param"], list) else [p["param"]]):
             check_real_parameter("param (the distribution's parameter)", v, -5.0, 10.0)
-    if "tau" in p:
-        check_real_parameter("tau (two-point MIP constant)", p["tau"], 1e-6, 2.0 - 1e-6)
+    for tau in (p["tau"] if isinstance(p.get("tau"), list) else [p["tau"]] if "tau" in p else []):
+        check_real_parameter("tau (two-point MIP constant)", tau, 1e-6, 2.0 - 1e-6)
     if "solver" in p:
         bad = [s for s in p["solver"] if s not in ("slm", "fm", "fm_standardised")] if isinstance(p["solver"], list) \
             else [p["solver"]]

@@ -16,6 +16,18 @@ def distribution(dist: str, param: float) -> gen.FeatureDistribution:
     return gen.FeatureDistribution(dist, float(param))
 
 
+def _fresh(seed: np.random.SeedSequence) -> np.random.SeedSequence:
+    """An unspawned copy of ``seed``: its children are the ones ``seed`` gave on its first spawn."""
+    return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key)
+
+
+def paired(measure, seed, name: str, values: list, **params) -> dict:
+    """A paired design: ``measure`` at every value of parameter ``name`` on the same seed (the same model, state and
+    instance streams, nested in n), each output gaining a leading dim ``name``."""
+    runs = [measure(_fresh(seed), **{name: v}, **params) for v in values]
+    return {key: np.array([r[key] for r in runs]) for key in runs[0]}
+
+
 def recovery_error(model: gen.SecondOrderModel, state) -> float:
     """||w - w*||_2 + ||M - M*||_2 (Theorem 2's recovery error; inf once the iterate is not finite)."""
     return metrics.second_order_recovery_error(state.w, state.M, model.w_star, model.M_star)
@@ -64,6 +76,8 @@ def measure_sensing(seed, *, dist: str, param: float, d: int, k: int, n: int) ->
     ((1/n) A'(X^T w) against D(kappa) w, i.e. the diagonal matrix D(kappa o w)); lemma6_p0, lemma6_p1, lemma6_p2
     for y = X^T w + A(M); and the controls lemma6_linear_zero (against 0), lemma6_p0_no_trace (P0 against 0),
     lemma6_p1_no_kappa (P1 against w), lemma6_p2_no_kappa (P2 against D(M)(phi - 1))."""
+    if isinstance(n, list):
+        return paired(measure_sensing, seed, "n", n, dist=dist, param=param, d=d, k=k)
     s_model, s_data = seed.spawn(2)
     fd = distribution(dist, param)
     U, w = _rank_k_pair(d, k, s_model)
@@ -101,6 +115,8 @@ def measure_gradient(seed, *, dist: str, param: float, d: int, k: int, n: int, d
     """Eq. (6) at a state at ``distance`` from the truth: the gradient (1/n) A'(z) U (d, k) of Eq. (5) in V,
     against 2 (M - M*) U + F U with the printed F = tr(M - M*) I + D(phi - 3) D(M - M*) + D(kappa) D(w - w*)
     (gradient), against 2 (M - M*) U alone (gradient_unbiased: no F), relative to the formula's norm."""
+    if isinstance(n, list):
+        return paired(measure_gradient, seed, "n", n, dist=dist, param=param, d=d, k=k, distance=distance)
     s_model, s_state, s_data = seed.spawn(3)
     fd = distribution(dist, param)
     model = gen.low_rank_model(d, k, fd, s_model)
@@ -119,6 +135,8 @@ def measure_moments(seed, *, dist: str, param: float, d: int, n: int) -> dict:
     coordinate's sample standardised by its own mean and variance), tau_exact, and the largest coordinate
     deviations ||G - G*||_inf, ||H - H*||_inf of Eqs. (7)-(8) from line 2's oracle estimates (NaN where the
     distribution is not MIP)."""
+    if isinstance(n, list):
+        return paired(measure_moments, seed, "n", n, dist=dist, param=param, d=d)
     fd = distribution(dist, param)
     means = gen.feature_power_means(fd, d, n, seed)
     kappa_s, phi_s = gen.sample_standardised_moments(means)
@@ -143,6 +161,8 @@ def measure_lemma7_tau(seed, *, tau: float, d: int, n: int) -> dict:
     """Lemma 7 along the MIP constant: the two-point-plus-jitter distribution with MIP constant ``tau`` (kappa = 0).
     G_scaled: ||G - G*||_inf over Lemma 7's rate sqrt((1/tau)(1 + sqrt(kappa^2 + (phi - 3)^2) / tau)); G_first_order:
     over the delta method's 2 sd(x^4) / tau^2 (dG_2 / dphi = 2 / tau^2; n is fixed along tau)."""
+    if isinstance(tau, list):
+        return paired(measure_lemma7_tau, seed, "tau", tau, d=d, n=n)
     eps = gen.two_point_jitter_for_tau(tau)
     out = measure_moments(seed, dist="two_point_jitter", param=eps, d=d, n=n)
     fd = distribution("two_point_jitter", eps)
@@ -156,6 +176,8 @@ def measure_eq10(seed, *, dist: str, param: float, d: int, k: int, n: int, dista
     ||M(z) - (M - M*)||_2 / eps for line 7 as printed (eq10_printed) and with P0 I / 2 removed (eq10_corrected),
     ||W(z) - (w - w*)|| / eps for line 10 (eq10_w) and for W = G o P (Appendix E's typo, eq10_w_with_G); M(z) is
     formed from one streamed pass with the factors [U, I], [V, 0]."""
+    if isinstance(n, list):
+        return paired(measure_eq10, seed, "n", n, dist=dist, param=param, d=d, k=k, distance=distance)
     s_model, s_state, s_data, s_moments = seed.spawn(4)
     fd = distribution(dist, param)
     model = gen.low_rank_model(d, k, fd, s_model)
@@ -189,7 +211,11 @@ def measure_algorithm1(seed, *, dist: str, param: float, d: int, k: int, n: int,
                        resample: bool = True, start: str = "spectral") -> dict:
     """Algorithm 1 (or Section 3.1's construction when ``diag_free``) on model (1): the recovery error at the
     checkpoints ``iteration`` (t = 0..T, ``error``), its fitted per-iteration ``contraction`` and the
-    ``final_error`` (at T)."""
+    ``final_error`` (at T). ``n`` a list: a paired design over the batch size."""
+    if isinstance(n, list):
+        return paired(measure_algorithm1, seed, "n", n, dist=dist, param=param, d=d, k=k, iteration=iteration,
+                      noise=noise, diag_free=diag_free, v_step=v_step, trace=trace, oracle=oracle, resample=resample,
+                      start=start)
     T = iteration[-1]
     s_model, s_run = seed.spawn(2)
     model = gen.low_rank_model(d, k, distribution(dist, param), s_model, diag_free=diag_free, noise=noise)

@@ -18,6 +18,15 @@ def _tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
 
 
 ITERATION_OUT = {"error": ("iteration",)}
+# paired designs (a list of n or tau, one seed): every output gains that leading dim
+PAIRED_ITERATION_OUT = {"error": ("n", "iteration"), "contraction": ("n",), "final_error": ("n",)}
+
+
+def paired_outputs(dim: str, *names: str) -> dict[str, tuple[str, ...]]:
+    return {name: (dim,) for name in names}
+
+
+MOMENT_OUT = ("tau_hat", "tau_exact", "G_deviation", "H_deviation")
 
 
 def steps(T: int) -> list[int]:
@@ -26,8 +35,9 @@ def steps(T: int) -> list[int]:
 
 # Eq. (6): the expected gradient, per distribution, along n
 GRADIENT = Sweep("slm.gradient", ms.measure_gradient, _tiers(
-    Tier(Grid({"n": [2500, 10_000, 40_000]}, DISTRIBUTIONS), 6, {"d": 20, "k": 3, "distance": 0.5}),
-    Tier(Grid({"n": [30_000, 120_000, 480_000]}, DISTRIBUTIONS), 10, {"d": 200, "k": 10, "distance": 0.5})))
+    Tier(Grid(zipped=DISTRIBUTIONS), 6, {"n": [2500, 10_000, 40_000], "d": 20, "k": 3, "distance": 0.5}),
+    Tier(Grid(zipped=DISTRIBUTIONS), 10, {"n": [30_000, 120_000, 480_000], "d": 200, "k": 10, "distance": 0.5})),
+    outputs=paired_outputs("n", "gradient", "gradient_unbiased"))
 
 # Definition 1: tau per distribution (and Bernoulli at several q)
 MOMENTS = Sweep("slm.moments", ms.measure_moments, _tiers(
@@ -45,8 +55,10 @@ BERNOULLI = Sweep("slm.bernoulli", ms.measure_moments, _tiers(
 
 # Theorem 5 and Lemma 6 along n (per distribution), d and k
 SENSING_N = Sweep("slm.sensing.n", ms.measure_sensing, _tiers(
-    Tier(Grid({"n": [1000, 4000, 16_000, 64_000]}, DISTRIBUTIONS), 32, {"d": 10, "k": 3}),
-    Tier(Grid({"n": [20_000, 80_000, 320_000]}, DISTRIBUTIONS), 10, {"d": 100, "k": 10})))
+    Tier(Grid(zipped=DISTRIBUTIONS), 32, {"n": [1000, 4000, 16_000, 64_000], "d": 10, "k": 3}),
+    Tier(Grid(zipped=DISTRIBUTIONS), 10, {"n": [20_000, 80_000, 320_000], "d": 100, "k": 10})),
+    outputs=paired_outputs("n", "theorem5", "theorem5_unshifted", "lemma6_linear", "lemma6_linear_zero", "lemma6_p0",
+                           "lemma6_p0_no_trace", "lemma6_p1", "lemma6_p1_no_kappa", "lemma6_p2", "lemma6_p2_no_kappa"))
 SENSING_D = Sweep("slm.sensing.d", ms.measure_shifted_rip, _tiers(
     Tier(Grid({"d": [20, 40, 80, 160]}), 12, {**SKEWED, "k": 3, "n": 4000}),
     Tier(Grid({"d": [25, 50, 100, 200, 400]}), 10, {**SKEWED, "k": 5, "n": 100_000})))
@@ -56,27 +68,30 @@ SENSING_K = Sweep("slm.sensing.k", ms.measure_shifted_rip, _tiers(
 
 # Lemma 7 along n (skewed MIP) and along tau (two-point plus jitter)
 LEMMA7_N = Sweep("slm.lemma7.n", ms.measure_moments, _tiers(
-    Tier(Grid({"n": [5000, 20_000, 80_000, 320_000]}), 32, {**SKEWED, "d": 10}),
-    Tier(Grid({"n": [30_000, 120_000, 480_000, 1_920_000]}), 10, {**SKEWED, "d": 200})))
+    Tier(Grid(), 32, {"n": [5000, 20_000, 80_000, 320_000], **SKEWED, "d": 10}),
+    Tier(Grid(), 10, {"n": [30_000, 120_000, 480_000, 1_920_000], **SKEWED, "d": 200})),
+    outputs=paired_outputs("n", *MOMENT_OUT))
 LEMMA7_TAU = Sweep("slm.lemma7.tau", ms.measure_lemma7_tau, _tiers(
-    Tier(Grid({"tau": [0.05, 0.1, 0.2, 0.4]}), 6, {"d": 20, "n": 100_000}),
-    Tier(Grid({"tau": [0.025, 0.05, 0.1, 0.2, 0.4, 0.8]}), 10, {"d": 200, "n": 1_000_000})))
+    Tier(Grid(), 16, {"tau": [0.025, 0.05, 0.1, 0.2, 0.4], "d": 20, "n": 100_000}),
+    Tier(Grid(), 10, {"tau": [0.025, 0.05, 0.1, 0.2, 0.4, 0.8], "d": 200, "n": 1_000_000})),
+    outputs=paired_outputs("tau", *MOMENT_OUT, "G_scaled", "G_first_order"))
 
 # Lemma 8 / Eq. (10) along n, at a fixed distance from the truth
 EQ10 = Sweep("slm.eq10", ms.measure_eq10, _tiers(
-    Tier(Grid({"n": [1250, 5000, 20_000, 80_000]}), 32, {**SKEWED, "d": 10, "k": 3, "distance": 0.5}),
-    Tier(Grid({"n": [30_000, 120_000, 480_000]}), 10, {**SKEWED, "d": 200, "k": 10, "distance": 0.5})))
+    Tier(Grid(), 32, {"n": [1250, 5000, 20_000, 80_000], **SKEWED, "d": 10, "k": 3, "distance": 0.5}),
+    Tier(Grid(), 10, {"n": [30_000, 120_000, 480_000], **SKEWED, "d": 200, "k": 10, "distance": 0.5})),
+    outputs=paired_outputs("n", "eq10_printed", "eq10_corrected", "eq10_w", "eq10_w_with_G"))
 
 # Theorems 2 and 3: Algorithm 1 (corrected) along n, noise-free and noisy, and from a random start
 ALGORITHM1_N = Sweep("slm.algorithm1.n", ms.measure_algorithm1, _tiers(
-    Tier(Grid({"n": [3000, 12_000, 48_000]}), 6, {**SKEWED, "d": 20, "k": 3, "iteration": steps(6)}),
-    Tier(Grid({"n": [30_000, 120_000, 480_000]}), 10, {**SKEWED, "d": 200, "k": 10, "iteration": steps(10)})),
-    outputs=ITERATION_OUT)
+    Tier(Grid(), 6, {"n": [3000, 12_000, 48_000], **SKEWED, "d": 20, "k": 3, "iteration": steps(6)}),
+    Tier(Grid(), 10, {"n": [30_000, 120_000, 480_000], **SKEWED, "d": 200, "k": 10, "iteration": steps(10)})),
+    outputs=PAIRED_ITERATION_OUT)
 ALGORITHM1_NOISY = Sweep("slm.algorithm1.noisy", ms.measure_algorithm1, _tiers(
-    Tier(Grid({"n": [3000, 12_000, 48_000]}), 12, {**SKEWED, "d": 20, "k": 3, "iteration": steps(6), "noise": 1.0}),
-    Tier(Grid({"n": [30_000, 120_000, 480_000]}), 10,
-         {**SKEWED, "d": 200, "k": 10, "iteration": steps(10), "noise": 1.0})),
-    outputs=ITERATION_OUT)
+    Tier(Grid(), 12, {"n": [3000, 12_000, 48_000], **SKEWED, "d": 20, "k": 3, "iteration": steps(6), "noise": 1.0}),
+    Tier(Grid(), 10, {"n": [30_000, 120_000, 480_000], **SKEWED, "d": 200, "k": 10, "iteration": steps(10),
+                      "noise": 1.0})),
+    outputs=PAIRED_ITERATION_OUT)
 ALGORITHM1_RANDOM_START = Sweep("slm.algorithm1.random_start", ms.measure_algorithm1, _tiers(
     Tier(Grid(zipped=MIP_DISTRIBUTIONS), 6, {"d": 20, "k": 3, "n": 40_000, "iteration": steps(8), "start": "random"}),
     Tier(Grid(zipped=MIP_DISTRIBUTIONS), 10,
