@@ -27,7 +27,7 @@ def test_predict_and_m_agree_with_the_pairwise_double_loop():
     np.testing.assert_allclose(fm.w0_ + X @ fm.w_ + np.einsum("ij,jk,ik->i", X, fm.M_, X), naive, rtol=1e-10)
 
 
-def test_each_als_coordinate_step_minimises_the_training_loss_along_that_coordinate():
+def test_an_als_sweep_leaves_its_last_coordinate_at_the_minimum_and_keeps_residual_and_q_exact():
     rng = np.random.default_rng(1)
     X, y = rng.standard_normal((40, 5)), rng.standard_normal(40)
     V = 0.3 * rng.standard_normal((5, 2))
@@ -46,7 +46,7 @@ def test_each_als_coordinate_step_minimises_the_training_loss_along_that_coordin
     np.testing.assert_allclose(Q, X @ V, atol=1e-12)
 
 
-def test_als_recovers_a_noise_free_diagonal_free_model():
+def test_als_recovers_a_noise_free_diagonal_free_model_without_raising_the_training_loss():
     model = gen.low_rank_model(20, 3, gen.FeatureDistribution("gaussian"), 1, diag_free=True)
     X, y = gen.slm_instances(model, 4000, 2)
     fm = FactorizationMachine(rank=3, n_iter=50, tol=0.0).fit(X, y)

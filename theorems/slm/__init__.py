@@ -9,7 +9,7 @@ from __future__ import annotations
 from simverify.claims import Paper
 from simverify.validation import check_int_parameter, check_real_parameter
 
-_POSITIVE_INTEGERS = ("d", "k", "n", "n_test")
+_POSITIVE_INTEGERS = ("d", "k", "n", "n_test", "init_iters")
 _DISTRIBUTIONS = ("gaussian", "truncated_gaussian", "bernoulli", "uniform", "two_point_jitter")
 _CHOICES = {"v_step": ("printed", "uhat"), "trace": ("printed", "removed"), "start": ("spectral", "random"),
             "dist": _DISTRIBUTIONS, "spectrum": ("psd", "traceless")}

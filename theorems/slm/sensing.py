@@ -75,5 +75,6 @@ for _name, (_statement, _formula, _control_var, _control_text) in _LEMMA6.items(
     PAPER.claim(
         f"lemma6.{_name}", item="Lemma 6",
         statement=f"For fixed y = X^T w + A(M): {_statement}, with delta -> 0 like n^(-1/2) ({_where}).",
-        formula=_formula, law=PowerLaw(_on(f"lemma6_{_name}"), "n", -0.5), sweep=sw.SENSING_N,
+        formula=_formula, law=PowerLaw(_on(f"lemma6_{_name}"), "n", -0.5),
+        sweep=sw.SENSING_N if _name == "linear" else sw.PROJECTIONS_N,
         controls=(Control("term_dropped", _control_text, law=PowerLaw(_on(_control_var), "n", -0.5)),))
