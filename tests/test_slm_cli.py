@@ -6,7 +6,7 @@ from .test_cli import assert_refused, cli
 
 @pytest.mark.parametrize("claim, assignment, needle", [
     ("slm.theorem2.linear_rate", "k=50", "rank k=50 exceeds the dimension d=20"),
-    ("slm.theorem2.linear_rate", "n=1", "n=1 instances cannot estimate a variance"),
+    ("slm.theorem2.linear_rate", "n=1", "n=[1] instances cannot estimate a variance"),
     ("slm.theorem2.linear_rate", "dist=bernoulli", "bernoulli's q must lie in (0, 1), got 0.0"),
     ("slm.theorem2.any_start", "param=0.1", "gaussian's parameter must be a finite number in [0, 0], got 0.1"),
     ("slm.theorem2.linear_rate", "dist=cauchy", "parameter dist must be one of"),
