@@ -110,6 +110,7 @@ _RAW_MOMENTS = {
     "uniform": lambda _: (0.0, 1.0 / 3.0, 0.0, 1.0 / 5.0),
     "two_point_jitter": _two_point_jitter_raw,
 }
+DISTRIBUTIONS = tuple(_RAW_MOMENTS)  # the names FeatureDistribution accepts
 _PARAM_RANGE = {"gaussian": (0.0, 0.0), "truncated_gaussian": (-5.0, 10.0), "bernoulli": (0.0, 1.0),
                 "uniform": (0.0, 0.0), "two_point_jitter": (0.0, 10.0)}
 _CODES = {"gaussian": GAUSSIAN, "truncated_gaussian": TRUNCATED_GAUSSIAN, "bernoulli": BERNOULLI,

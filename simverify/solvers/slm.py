@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simverify.generators.slm import (
+    FeatureDistribution,
     FeatureView,
     SecondOrderModel,
     feature_power_means,
@@ -53,6 +54,11 @@ class SLMState:
         if self.diag_free:
             quad -= (Z ** 2) @ np.einsum("ij,ij->i", self.U, self.V)
         return Z @ self.w + quad
+
+
+def is_mip(dist: FeatureDistribution) -> bool:
+    """Definition 1 with a numerical tolerance: the moment matrix of Eq. (7) is invertible for ``dist``."""
+    return dist.tau > MIP_TOLERANCE * max(1.0, dist.phi)
 
 
 def positive_qr(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -139,7 +145,7 @@ def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, 
     require(isinstance(oracle, bool) and isinstance(resample, bool), "oracle and resample must be true or false")
     require(start in STARTS, f"start must be one of {STARTS}, got {start!r}")
     diag_free = construction == "diag_free"
-    require(diag_free or model.dist.tau > MIP_TOLERANCE * max(1.0, model.dist.phi),
+    require(diag_free or is_mip(model.dist),
             f"{model.dist.name}({model.dist.param:g}) is not tau-MIP (the moment matrix of Eq. (7) is singular): "
             "use the diagonal-free construction (Section 3.1)")
     s_data, s_start, s_iter = as_seed_sequence(seed).spawn(3)

@@ -7,12 +7,13 @@ claims, by section: ``moments`` (Eq. 6, Definition 1, Lemma 7), ``sensing`` (The
 from __future__ import annotations
 
 from simverify.claims import Paper
+from simverify.generators import slm as gen
+from simverify.solvers import slm as sol
 from simverify.validation import check_int_parameter, check_real_parameter
 
 _POSITIVE_INTEGERS = ("d", "k", "n", "n_test", "init_iters")
-_DISTRIBUTIONS = ("gaussian", "truncated_gaussian", "bernoulli", "uniform", "two_point_jitter")
-_CHOICES = {"v_step": ("printed", "uhat"), "trace": ("printed", "removed"), "start": ("spectral", "random"),
-            "dist": _DISTRIBUTIONS, "spectrum": ("psd", "traceless")}
+_CHOICES = {"v_step": sol.V_STEPS, "trace": sol.TRACE_TERMS, "start": sol.STARTS, "dist": gen.DISTRIBUTIONS,
+            "spectrum": ("psd", "traceless")}
 
 
 def validate(p: dict) -> None:
@@ -54,11 +55,9 @@ def validate(p: dict) -> None:
 
 def _check_mip(dist: str, params) -> None:
     """Algorithm 1's MIP construction needs a tau-MIP distribution (Eq. (7) is singular otherwise)."""
-    from simverify.generators.slm import FeatureDistribution
-    from simverify.solvers.slm import MIP_TOLERANCE
     for value in (params if isinstance(params, list) else [params]):
-        fd = FeatureDistribution(dist, value)
-        if fd.tau <= MIP_TOLERANCE * max(1.0, fd.phi):
+        fd = gen.FeatureDistribution(dist, value)
+        if not sol.is_mip(fd):
             raise ValueError(f"{dist}({value:g}) is not tau-MIP (the moment matrix of Eq. (7) is singular): "
                              "use the diagonal-free construction (Section 3.1, --set diag_free=true)")
 

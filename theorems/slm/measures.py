@@ -151,7 +151,7 @@ def measure_moments(seed, *, dist: str, param: float, d: int, n: int) -> dict:
     kappa_s, phi_s = gen.sample_standardised_moments(means)
     est = sol.MomentEstimates(None, means[2], means[3])                  # Algorithm 1 line 2 with the oracle
     out = {"tau_hat": float(np.mean(np.abs(phi_s - 1 - kappa_s ** 2))), "tau_exact": fd.tau}
-    if fd.tau > sol.MIP_TOLERANCE * max(1.0, fd.phi):
+    if sol.is_mip(fd):
         G, H = sol.moment_coefficients(est.kappa, est.phi)
         G0, H0 = sol.moment_coefficients(np.full(d, fd.kappa), np.full(d, fd.phi))
         out.update(G_deviation=float(np.abs(G - G0).max()), H_deviation=float(np.abs(H - H0).max()))
