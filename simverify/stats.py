@@ -98,8 +98,11 @@ def bootstrap_interval(statistic, data: np.ndarray, level: float) -> Interval:
     est = float(statistic(data))
     if R < 2:
         return Interval(est, -np.inf, np.inf)
-    idx = bootstrap_indices(R)
-    boots = np.array([statistic(data[..., i]) for i in idx])
+    return _normal_interval(est, np.array([statistic(data[..., i]) for i in bootstrap_indices(R)]), level)
+
+
+def _normal_interval(est: float, boots: np.ndarray, level: float) -> Interval:
+    """est +- z * SE with SE the standard deviation of the finite bootstrap replicates ``boots``."""
     boots = boots[np.isfinite(boots)]
     se = float(np.std(boots, ddof=1)) if boots.size > 1 else float("inf")
     z = z_two_sided(level)
@@ -131,15 +134,22 @@ def pooled_slope(x: np.ndarray, Y: np.ndarray) -> float:
     x: (P,) abscissae; Y: (G, P) ordinates per group. Non-finite entries are left out: each
     group is centred on its finite points; NaN when no group has two finite points.
     """
+    return float(pooled_slopes(x, Y[None])[0])
+
+
+def pooled_slopes(x: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """pooled_slope of each Y[b] (G, P) for Y (B, G, P): (B,), in one vectorised pass."""
     ok = np.isfinite(Y)
-    n = ok.sum(axis=1, keepdims=True)
+    n = ok.sum(axis=-1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
-        xbar = np.where(ok, x, 0.0).sum(axis=1, keepdims=True) / n
-        ybar = np.where(ok, Y, 0.0).sum(axis=1, keepdims=True) / n
+        xbar = np.where(ok, x, 0.0).sum(axis=-1, keepdims=True) / n
+        ybar = np.where(ok, Y, 0.0).sum(axis=-1, keepdims=True) / n
     xc = np.where(ok, x - np.nan_to_num(xbar), 0.0)
     yc = np.where(ok, Y - np.nan_to_num(ybar), 0.0)
-    sxx = float(np.sum(xc * xc))
-    return float(np.sum(xc * yc) / sxx) if sxx > 0 else float("nan")
+    sxx = np.sum(xc * xc, axis=(-2, -1))
+    sxy = np.sum(xc * yc, axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sxx > 0, sxy / np.where(sxx > 0, sxx, 1.0), np.nan)
 
 
 def local_slopes(x: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -167,12 +177,19 @@ def slope_fit(x: np.ndarray, samples: np.ndarray, level: float, transform=np.log
     """
     unusable = ~np.all(np.isfinite(samples), axis=-1)
 
-    def stat(s):
+    def ordinates(means):  # transform(mean) with unusable points left out, for means (..., G, P)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return pooled_slope(x, np.where(unusable, np.nan, transform(s.mean(axis=-1))))
-
-    iv = bootstrap_interval(stat, samples, level)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        Y = np.where(unusable, np.nan, transform(samples.mean(axis=-1)))
+            return np.where(unusable, np.nan, transform(means))
+    Y = ordinates(samples.mean(axis=-1))
+    est, R = pooled_slope(x, Y), samples.shape[-1]
+    if R < 2:
+        iv = Interval(est, -np.inf, np.inf)
+    else:  # resamples in blocks of (b, G, P) means, at most ~4 M gathered values at a time
+        idx = bootstrap_indices(R)
+        step = max(1, 4_000_000 // max(samples.size, 1))
+        boots = np.concatenate([pooled_slopes(x, ordinates(np.moveaxis(samples[..., idx[b:b + step]].mean(axis=-1),
+                                                                       -1, 0)))
+                                for b in range(0, len(idx), step)])
+        iv = _normal_interval(est, boots, level)
     groups = [pooled_slope(x, Y[g:g + 1]) for g in range(Y.shape[0])]
     return SlopeFit(iv, [float(v) for v in local_slopes(x, Y)], groups)

@@ -21,16 +21,16 @@ def positive_int(name: str, value) -> int:
 def real_number(name: str, value, lo: float = -np.inf, hi: float = np.inf) -> float:
     """A finite real in [lo, hi]; refuses bools, strings and NaN/inf."""
     ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    require(ok and np.isfinite(value) and lo <= value <= hi,
-            f"{name} must be a finite number in [{lo:g}, {hi:g}], got {value!r}")
+    if not (ok and np.isfinite(value) and lo <= value <= hi):  # the message is built only on failure
+        raise ValueError(f"{name} must be a finite number in [{lo:g}, {hi:g}], got {value!r}")
     return float(value)
 
 
 def finite_matrix(name: str, A, ndim: int = 2) -> np.ndarray:
     """``A`` as a C-contiguous float64 array of ``ndim`` dims with finite entries."""
     arr = np.asarray(A)
-    require(arr.ndim == ndim and arr.dtype.kind in "biuf" and arr.dtype != bool,
-            f"{name} must be a real {ndim}-d array, got dtype {arr.dtype} and shape {arr.shape}")
+    if not (arr.ndim == ndim and arr.dtype.kind in "biuf" and arr.dtype != bool):  # message only on failure
+        raise ValueError(f"{name} must be a real {ndim}-d array, got dtype {arr.dtype} and shape {arr.shape}")
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     require(bool(np.all(np.isfinite(arr))), f"{name} has non-finite entries")
     return arr

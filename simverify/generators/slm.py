@@ -12,11 +12,12 @@ from math import erf, exp, pi, sqrt
 
 import numpy as np
 
-from simverify.kernels.rng import N_SLOTS, as_seed_sequence, n_chunks, spawn_generators
+from simverify.kernels.rng import N_SLOTS, as_seed_sequence, n_chunks
 from simverify.kernels.slm import INSTANCE_CHUNK, feature_block, power_sum_slots, residual_moment_slots
+from simverify.kernels.ziggurat import stream_states
 from simverify.validation import finite_matrix, positive_int, real_number, require
 
-# Codes shared with kernels.slm.draw_coordinate (the kernel cannot take Python objects).
+# Codes shared with kernels.slm.draw_instance (the kernel cannot take Python objects).
 GAUSSIAN, TRUNCATED_GAUSSIAN, BERNOULLI, UNIFORM, TWO_POINT_JITTER = 0, 1, 2, 3, 4
 
 
@@ -121,8 +122,8 @@ def _stream_args(dist: FeatureDistribution, d, n, seed):
     d = positive_int("d", d)
     n = positive_int("n", n)
     mean, sd, _, _ = dist.moments
-    gens = spawn_generators(seed, n_chunks(n, INSTANCE_CHUNK))
-    return gens, d, dist.code, dist.param, mean, sd, n, INSTANCE_CHUNK
+    states = stream_states(seed, n_chunks(n, INSTANCE_CHUNK))  # one xoshiro256++ stream per chunk
+    return states, d, dist.code, dist.param, mean, sd, n, INSTANCE_CHUNK
 
 
 def feature_instances(dist: FeatureDistribution, d: int, n: int, seed) -> tuple[np.ndarray, np.ndarray]:
@@ -230,15 +231,16 @@ def residual_moments(model: SecondOrderModel, n: int, seed, w: np.ndarray, U: np
     U, V (d, q): (A'(z) U / n (d, q), P0 = 1^T z / n, P1 = X z / n (d,), P2 = X^2 z / n - P0 (d,)) (Algorithm 1,
     step 1). A product A'(z) Q with another Q follows from U = Q, V = 0 (then yhat = x^T w). With ``view``, yhat
     and the sums use the solver's features view.scale * x + view.shift (the labels the exact x)."""
-    gens, d, code, param, mean, sd, n, chunk = _stream_args(model.dist, model.d, n, seed)
+    states, d, code, param, mean, sd, n, chunk = _stream_args(model.dist, model.d, n, seed)
     diag = np.zeros(d) if diag is None else diag
     scale, shift = (np.empty(0), np.empty(0)) if view is None else (view.scale, view.shift)
 
     def rows(A):  # the kernels take factors transposed, (q, d), for contiguous rows
         return np.ascontiguousarray(np.asarray(A, dtype=float).T)
-    AU, P0, P = residual_moment_slots(gens, code, param, mean, sd, n, chunk, N_SLOTS, model.w_star, rows(model.U_star),
-                                      model.s_star, model.diag_star, model.noise, np.ascontiguousarray(w, float),
-                                      rows(U), rows(V), np.ascontiguousarray(diag, float), scale, shift)
+    AU, P0, P = residual_moment_slots(states, code, param, mean, sd, n, chunk, N_SLOTS, model.w_star,
+                                      rows(model.U_star), model.s_star, model.diag_star, model.noise,
+                                      np.ascontiguousarray(w, float), rows(U), rows(V),
+                                      np.ascontiguousarray(diag, float), scale, shift)
     p0 = P0.sum() / n
     P = P.sum(axis=0) / n
     return AU.sum(axis=0) / n, p0, P[0], P[1] - p0

@@ -1,8 +1,9 @@
 """Numba kernels of the second order linear model (Lin, Qiu, Hong, Ye 2022): the instance stream.
 
-Instances are drawn inside the kernels, one PCG64 stream per fixed chunk of instances, and summed into
-fixed-order slots, so results are bit-identical for any thread count. Per instance: d coordinates
-(distribution ``code`` from generators.slm, standardised with ``mean`` and ``sd``), then one noise normal.
+Instances are drawn inside the kernels, one xoshiro256++ stream (kernels.ziggurat) per fixed chunk of
+instances, and summed into fixed-order slots, so results are bit-identical for any thread count. Per instance:
+d coordinates (distribution ``code`` from generators.slm, standardised with ``mean`` and ``sd``), then one noise
+normal, in one buffer (d + 1,) filled by the block samplers (drawing is most of a pass's cost).
 """
 from __future__ import annotations
 
@@ -10,61 +11,67 @@ import numpy as np
 from numba import njit, prange
 
 from .jit import JIT, PARALLEL_JIT
+from .ziggurat import next_uint64, normal_block, uniform_block
 
 INSTANCE_CHUNK = 4096  # instances per random stream (a fixed layout: results never depend on the thread count)
 
 
 @njit(**JIT)
-def draw_coordinate(g, code, param):
-    """One raw coordinate: 0 N(0, 1); 1 min(z, param); 2 Bernoulli(param) in {0, 1}; 3 uniform on [-1, 1];
-    4 +-1 (equally likely) + param z."""
-    if code == 0:
-        return g.standard_normal()
+def draw_instance(state, buf, code, param, mean, sd):
+    """Fill buf (d + 1,) from the stream ``state``: d raw coordinates standardised with ``mean`` and ``sd``, then
+    the instance's noise normal. Raw coordinates by ``code``: 0 N(0, 1); 1 min(z, param); 2 Bernoulli(param) in
+    {0, 1}; 3 uniform on [-1, 1]; 4 +-1 (equally likely) + param z."""
+    d = buf.size - 1
+    if code == 0:  # N(0, 1) is already standardised: one block of d + 1 normals
+        normal_block(state, buf)
+        return
+    inv_sd = 1.0 / sd
+    if code == 2 or code == 3:
+        uniform_block(state, buf[:d])
+        normal_block(state, buf[d:])
+        for a in range(d):
+            raw = (1.0 if buf[a] < param else 0.0) if code == 2 else 2.0 * buf[a] - 1.0
+            buf[a] = (raw - mean) * inv_sd
+        return
+    normal_block(state, buf)
     if code == 1:
-        return min(g.standard_normal(), param)
-    if code == 2:
-        return 1.0 if g.random() < param else 0.0
-    if code == 3:
-        return 2.0 * g.random() - 1.0
-    sign = 1.0 if g.random() < 0.5 else -1.0
-    return sign + param * g.standard_normal()
-
-
-@njit(**JIT)
-def draw_instance(g, x, code, param, mean, sd):
-    """Fill x (d,) with standardised coordinates and return the instance's noise normal."""
-    if code == 0:  # N(0, 1) is already standardised: no branch or division per coordinate
-        for a in range(x.size):
-            x[a] = g.standard_normal()
-    else:
-        inv_sd = 1.0 / sd
-        for a in range(x.size):
-            x[a] = (draw_coordinate(g, code, param) - mean) * inv_sd
-    return g.standard_normal()
+        for a in range(d):
+            buf[a] = (min(buf[a], param) - mean) * inv_sd
+        return
+    bits = np.uint64(0)
+    for a in range(d):  # code 4: one sign bit per coordinate, 64 from each raw draw
+        if a % 64 == 0:
+            bits = next_uint64(state)
+        sign = 1.0 if bits & np.uint64(1) else -1.0
+        bits >>= np.uint64(1)
+        buf[a] = (sign + param * buf[a] - mean) * inv_sd
 
 
 @njit(**PARALLEL_JIT)
-def feature_block(gens, d, code, param, mean, sd, n, chunk):
+def feature_block(states, d, code, param, mean, sd, n, chunk):
     """The first n instances materialised: X (n, d) and their noise normals (n,) (for baselines and tests)."""
     X = np.empty((n, d))
     noise = np.empty(n)
-    for cc in prange(len(gens)):
+    for cc in prange(states.shape[0]):
         c = np.int64(cc)
+        buf = np.empty(d + 1)
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            noise[i] = draw_instance(gens[c], X[i], code, param, mean, sd)
+            draw_instance(states[c], buf, code, param, mean, sd)
+            X[i] = buf[:d]
+            noise[i] = buf[d]
     return X, noise
 
 
 @njit(**PARALLEL_JIT)
-def power_sum_slots(gens, d, code, param, mean, sd, n, chunk, n_slots):
+def power_sum_slots(states, d, code, param, mean, sd, n, chunk, n_slots):
     """Partial sums (n_slots, 4, d) of x, x^2, x^3, x^4 per coordinate over the first n instances (Algorithm 1
     step 2), slot s holding chunks s, s + n_slots, ... in order; x is never stored."""
     out = np.zeros((n_slots, 4, d))
     for s in prange(n_slots):
-        x = np.empty(d)
-        for c in range(s, len(gens), n_slots):
+        x = np.empty(d + 1)
+        for c in range(s, states.shape[0], n_slots):
             for _ in range(min(chunk, n - c * chunk)):
-                draw_instance(gens[c], x, code, param, mean, sd)
+                draw_instance(states[c], x, code, param, mean, sd)
                 for a in range(d):
                     v = x[a]
                     v2 = v * v
@@ -104,7 +111,7 @@ def label(x, noise_normal, w_star, Ut_star, s_star, diag_star, noise_level):
 
 
 @njit(**PARALLEL_JIT)
-def residual_moment_slots(gens, code, param, mean, sd, n, chunk, n_slots,
+def residual_moment_slots(states, code, param, mean, sd, n, chunk, n_slots,
                           w_star, Ut_star, s_star, diag_star, noise_level, w, Ut, Vt, diag, scale, shift):
     """One pass over n instances with z_i = yhat_i - y_i, yhat = x^T w + x^T (U V^T - D(diag)) x (Algorithm 1
     step 7); the factors are passed transposed, Ut, Vt (q, d). Per slot (fixed chunk order): sum z x (x^T U)
@@ -118,12 +125,13 @@ def residual_moment_slots(gens, code, param, mean, sd, n, chunk, n_slots,
     P0 = np.zeros(n_slots)
     P = np.zeros((n_slots, 2, d))
     for s in prange(n_slots):
-        x = np.empty(d)
+        buf = np.empty(d + 1)
+        x = buf[:d]
         xu = np.empty(q)
-        for c in range(s, len(gens), n_slots):
+        for c in range(s, states.shape[0], n_slots):
             for _ in range(min(chunk, n - c * chunk)):
-                xi = draw_instance(gens[c], x, code, param, mean, sd)
-                y = label(x, xi, w_star, Ut_star, s_star, diag_star, noise_level)
+                draw_instance(states[c], buf, code, param, mean, sd)
+                y = label(x, buf[d], w_star, Ut_star, s_star, diag_star, noise_level)
                 if scale.size > 0:
                     for a in range(d):
                         x[a] = scale[a] * x[a] + shift[a]
