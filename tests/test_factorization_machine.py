@@ -33,9 +33,9 @@ def test_an_als_sweep_leaves_its_last_coordinate_at_the_minimum_and_keeps_residu
     V = 0.3 * rng.standard_normal((5, 2))
     w = np.zeros(5)
     e = fm_predict_naive(X, 0.0, w, V) - y
-    Q = X @ V
+    Qt = np.ascontiguousarray((X @ V).T)
     V_before = V.copy()
-    w0 = als_sweep(np.ascontiguousarray(X.T), e, Q, 0.0, w, V, 0.0, 0.0, 0.0, np.empty(40))
+    w0 = als_sweep(np.ascontiguousarray(X.T), e, Qt, 0.0, w, V, 0.0, 0.0, 0.0, np.empty(40))
     loss = lambda VV: np.sum((fm_predict_naive(X, w0, w, VV) - y) ** 2)  # noqa: E731
     for delta in (1e-3, -1e-3):          # the last coordinate updated, V[4, 1], is a minimum along its axis
         moved = V.copy()
@@ -43,7 +43,7 @@ def test_an_als_sweep_leaves_its_last_coordinate_at_the_minimum_and_keeps_residu
         assert loss(moved) > loss(V)
     assert not np.allclose(V, V_before)
     np.testing.assert_allclose(e, fm_predict_naive(X, w0, w, V) - y, atol=1e-9)   # the residual is kept exact
-    np.testing.assert_allclose(Q, X @ V, atol=1e-12)
+    np.testing.assert_allclose(Qt, (X @ V).T, atol=1e-12)
 
 
 def test_als_recovers_a_noise_free_diagonal_free_model_without_raising_the_training_loss():

@@ -1,5 +1,9 @@
 """Lin, Qiu, Hong, Ye (2022): the instance distributions' exact moments against their samples, the streamed
 power sums against the materialised stream, bad input refused."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -114,6 +118,22 @@ def test_streamed_residual_moments_equal_the_naive_reference(diag_free):
     got = gen.residual_moments(model, 2500, 5, w, U, V)
     for a, b in zip(got, naive_residual_moments(model, 2500, 5, w, U, V)):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+THREADS_SNIPPET = (
+    "import numpy as np,sys;from simverify.generators import slm as g;"
+    "m=g.low_rank_model(6,2,g.FeatureDistribution('bernoulli',0.3),1,diag_free=True,noise=1.0);"
+    "r=np.random.default_rng(0);w,U,V=r.standard_normal(6),r.standard_normal((6,2)),r.standard_normal((6,2));"
+    "out=[np.ravel(a) for a in g.residual_moments(m,70_000,2,w,U,V)];"
+    "out.append(g.feature_power_means(g.FeatureDistribution('two_point_jitter',0.3),5,70_000,3).ravel());"
+    "sys.stdout.write(np.concatenate(out).tobytes().hex())")
+
+
+def test_streamed_passes_bit_identical_for_one_and_two_threads():
+    """70,000 instances span 18 chunks (more than the 16 slots): the sums must not depend on the thread count."""
+    outs = [subprocess.run([sys.executable, "-c", THREADS_SNIPPET], capture_output=True, text=True, check=True,
+                           env={**os.environ, "NUMBA_NUM_THREADS": t}).stdout for t in ("1", "2")]
+    assert outs[0] == outs[1] and len(outs[0]) == 16 * (12 + 1 + 6 + 6 + 20)
 
 
 def test_labels_follow_eq1_with_the_diagonal_removed():

@@ -235,12 +235,11 @@ def residual_moments(model: SecondOrderModel, n: int, seed, w: np.ndarray, U: np
     diag = np.zeros(d) if diag is None else diag
     scale, shift = (np.empty(0), np.empty(0)) if view is None else (view.scale, view.shift)
 
-    def rows(A):  # the kernels take factors transposed, (q, d), for contiguous rows
-        return np.ascontiguousarray(np.asarray(A, dtype=float).T)
-    AU, P0, P = residual_moment_slots(states, code, param, mean, sd, n, chunk, N_SLOTS, model.w_star,
-                                      rows(model.U_star), model.s_star, model.diag_star, model.noise,
-                                      np.ascontiguousarray(w, float), rows(U), rows(V),
-                                      np.ascontiguousarray(diag, float), scale, shift)
+    def columns(*parts):  # the kernel takes each factor set as one (d, m) matrix, its columns the vectors
+        return np.ascontiguousarray(np.column_stack([np.asarray(p, dtype=float) for p in parts]))
+    AU, P0, P = residual_moment_slots(states, code, param, mean, sd, n, chunk, N_SLOTS,
+                                      columns(model.w_star, model.U_star), model.s_star, model.diag_star,
+                                      model.noise, columns(w, U, V), np.ascontiguousarray(diag, float), scale, shift)
     p0 = P0.sum() / n
     P = P.sum(axis=0) / n
     return AU.sum(axis=0) / n, p0, P[0], P[1] - p0

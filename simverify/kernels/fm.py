@@ -2,7 +2,7 @@
 (coordinate descent, Rendle 2012, the ALS solver of fastFM) over dense features stored column by column.
 
 Model: yhat = w0 + x^T w + sum_{a<b} <v_a, v_b> x_a x_b. State kept exact between updates: the residual
-e = yhat - y (n,) and Q = X^T V (n, k).
+e = yhat - y (n,) and Qt = (X V)^T (k, n).
 """
 from __future__ import annotations
 
@@ -28,9 +28,12 @@ def _coordinate_step(theta, e, h, reg):
 
 
 @njit(**JIT)
-def als_sweep(Xc, e, Q, w0, w, V, reg_w0, reg_w, reg_v, h):
+def als_sweep(Xc, e, Qt, w0, w, V, reg_w0, reg_w, reg_v, h):
     """One sweep: w0, then each w_a, then each v_{a,f} (f outer, a inner); Xc (d, n) columns of X, e (n,),
-    Q (n, k), w (d,), V (d, k) updated in place; h (n,) scratch. Returns the new w0."""
+    Qt (k, n) = (X V)^T, w (d,), V (d, k) updated in place; h (n,) scratch. Returns the new w0.
+
+    Each v_{a,f} takes two passes over the n instances: h = x_a o (q_f - v x_a) with the sums of e h and h^2,
+    then e += delta h and q_f += delta x_a (the same arithmetic, in the same order, as _coordinate_step)."""
     d, n = Xc.shape
     for i in range(n):
         h[i] = 1.0
@@ -38,13 +41,22 @@ def als_sweep(Xc, e, Q, w0, w, V, reg_w0, reg_w, reg_v, h):
     for a in range(d):
         w[a] += _coordinate_step(w[a], e, Xc[a], reg_w)
     for f in range(V.shape[1]):
+        q = Qt[f]
         for a in range(d):
             x = Xc[a]
             v = V[a, f]
+            num = reg_v * v
+            den = reg_v
             for i in range(n):
-                h[i] = x[i] * (Q[i, f] - v * x[i])
-            delta = _coordinate_step(v, e, h, reg_v)
+                hi = x[i] * (q[i] - v * x[i])
+                h[i] = hi
+                num += e[i] * hi
+                den += hi * hi
+            if den <= 0.0:
+                continue
+            delta = -num / den
             V[a, f] = v + delta
             for i in range(n):
-                Q[i, f] += delta * x[i]
+                e[i] += delta * h[i]
+                q[i] += delta * x[i]
     return w0

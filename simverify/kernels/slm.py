@@ -83,12 +83,15 @@ def power_sum_slots(states, d, code, param, mean, sd, n, chunk, n_slots):
 
 
 @njit(**JIT)
-def inner(a, b):
-    """a . b for 1-d arrays, as a plain loop (np.dot's BLAS call costs more than a short dot product)."""
-    total = 0.0
-    for i in range(a.size):
-        total += a[i] * b[i]
-    return total
+def projections(x, Pt, acc):
+    """acc[j] = x . Pt[:, j] for Pt (d, m): the m products interleaved in one pass over x, each summed in order
+    a = 0..d-1 (the same rounding as a plain dot product), independent chains the CPU overlaps."""
+    for j in range(acc.size):
+        acc[j] = 0.0
+    for a in range(x.size):
+        xa = x[a]
+        for j in range(acc.size):
+            acc[j] += xa * Pt[a, j]
 
 
 @njit(**JIT)
@@ -101,49 +104,52 @@ def diagonal_form(x, diag):
 
 
 @njit(**JIT)
-def label(x, noise_normal, w_star, Ut_star, s_star, diag_star, noise_level):
-    """y = x^T w* + x^T M* x + noise_level * xi (Eq. 1), M* = U* diag(s*) U*^T - D(diag*); Ut_star (r, d)."""
+def label(x, noise_normal, Lt, s_star, diag_star, noise_level, acc):
+    """y = x^T w* + x^T M* x + noise_level * xi (Eq. 1), M* = U* diag(s*) U*^T - D(diag*); Lt (d, 1 + r) holds
+    w* and the columns of U*; acc (1 + r,) scratch."""
+    projections(x, Lt, acc)
     quad = 0.0
-    for j in range(Ut_star.shape[0]):
-        p = inner(x, Ut_star[j])
-        quad += s_star[j] * p * p
-    return inner(x, w_star) + quad - diagonal_form(x, diag_star) + noise_level * noise_normal
+    for j in range(s_star.size):
+        quad += s_star[j] * acc[1 + j] * acc[1 + j]
+    return acc[0] + quad - diagonal_form(x, diag_star) + noise_level * noise_normal
 
 
 @njit(**PARALLEL_JIT)
 def residual_moment_slots(states, code, param, mean, sd, n, chunk, n_slots,
-                          w_star, Ut_star, s_star, diag_star, noise_level, w, Ut, Vt, diag, scale, shift):
+                          Lt, s_star, diag_star, noise_level, St, diag, scale, shift):
     """One pass over n instances with z_i = yhat_i - y_i, yhat = x^T w + x^T (U V^T - D(diag)) x (Algorithm 1
-    step 7); the factors are passed transposed, Ut, Vt (q, d). Per slot (fixed chunk order): sum z x (x^T U)
-    (d, q); sum z; sum z x and sum z x^2 (2, d). A'(z) U, P0, P1 and P2 + P0 follow by dividing by n; the
-    d x d operator A'(z) is never formed, and each x^T u_j is computed once.
+    step 7); the label's factors Lt = [w*, U*] (d, 1 + r) and the iterate's St = [w, U, V] (d, 1 + 2q). Per slot
+    (fixed chunk order): sum z x (x^T U) (d, q); sum z; sum z x and sum z x^2 (2, d). A'(z) U, P0, P1 and P2 + P0
+    follow by dividing by n; the d x d operator A'(z) is never formed, and each x^T u_j is computed once.
 
     The label is computed on the exactly standardised x; the solver sees scale * x + shift (d,) when ``scale``
     is non-empty (a standardisation estimated without the zero-mean/unit-variance oracle), else x itself."""
-    q, d = Ut.shape
+    d = St.shape[0]
+    q = (St.shape[1] - 1) // 2
     AU = np.zeros((n_slots, d, q))
     P0 = np.zeros(n_slots)
     P = np.zeros((n_slots, 2, d))
     for s in prange(n_slots):
         buf = np.empty(d + 1)
         x = buf[:d]
-        xu = np.empty(q)
+        lab = np.empty(Lt.shape[1])
+        xs = np.empty(St.shape[1])  # x^T w, x^T u_j, x^T v_j
         for c in range(s, states.shape[0], n_slots):
             for _ in range(min(chunk, n - c * chunk)):
                 draw_instance(states[c], buf, code, param, mean, sd)
-                y = label(x, buf[d], w_star, Ut_star, s_star, diag_star, noise_level)
+                y = label(x, buf[d], Lt, s_star, diag_star, noise_level, lab)
                 if scale.size > 0:
                     for a in range(d):
                         x[a] = scale[a] * x[a] + shift[a]
-                z = inner(x, w) - diagonal_form(x, diag) - y
+                projections(x, St, xs)
+                z = xs[0] - diagonal_form(x, diag) - y
                 for j in range(q):
-                    xu[j] = inner(x, Ut[j])
-                    z += xu[j] * inner(x, Vt[j])
+                    z += xs[1 + j] * xs[1 + q + j]
                 P0[s] += z
                 for a in range(d):
                     za = z * x[a]
                     for j in range(q):
-                        AU[s, a, j] += za * xu[j]
+                        AU[s, a, j] += za * xs[1 + j]
                     P[s, 0, a] += za
                     P[s, 1, a] += za * x[a]
     return AU, P0, P

@@ -59,14 +59,14 @@ class FactorizationMachine:
         rng = np.random.default_rng(as_seed_sequence(self.random_state))
         self.w0_, self.w_ = 0.0, np.zeros(d)
         self.V_ = self.init_stdev * rng.standard_normal((d, self.rank))
-        Q = X @ self.V_
+        Qt = np.ascontiguousarray((X @ self.V_).T)  # (rank, n): one contiguous row per factor
         e = _pairwise(X, self.V_) - y
         h = np.empty(n)
         mse = [float(e @ e / n)]
         self.n_iter_, self.train_mse_ = 0, np.array(mse)
         yield 0, self
         for t in range(1, self.n_iter + 1):
-            self.w0_ = als_sweep(Xc, e, Q, self.w0_, self.w_, self.V_, 0.0, self.l2_reg_w, self.l2_reg_V, h)
+            self.w0_ = als_sweep(Xc, e, Qt, self.w0_, self.w_, self.V_, 0.0, self.l2_reg_w, self.l2_reg_V, h)
             mse.append(float(e @ e / n))
             self.n_iter_, self.train_mse_ = t, np.array(mse)
             yield t, self

@@ -29,15 +29,23 @@ def log_ratio(a, b):
 
 BASELINES = ("fm", "fm_standardised")
 
+def wins(a, b):
+    """1 where a < b per replicate (a and b paired quantities), else 0: a frequency for Bound(probability=True)."""
+    return lambda ds: (a(ds) < b(ds)).astype(float)
+
+
 PAPER.claim(
     "figure1.mip", item="Figure 1 (a)-(d)",
     statement="Truncated Gaussian x (a = 0, MIP) with low-rank M* = U U^T, noise 0 and 1: SLM reaches a lower test "
-              "NMSE than the factorization machine, which cannot represent M*'s diagonal (on the same draw; the mean "
-              "log ratio is negative).",
-    formula=r"E \log(NMSE_{SLM} / NMSE_{FM}) < 0",
-    law=Bound(log_ratio(_at("slm"), _at(BASELINES)), 0.0), sweep=sw.FIGURE1_MIP,
-    controls=(Control("fm_better", "the factorization machine reaches the lower NMSE",
-                      law=Bound(log_ratio(_at("slm"), _at(BASELINES)), 0.0, sense=">=")),))
+              "NMSE than the factorization machine, which cannot represent M*'s diagonal, in most runs (on the same "
+              "draw, against either baseline; the frequency is above 1/2). Judged as a frequency, not a mean log "
+              "ratio: at noise 1 SLM (one training set, no oracle) diverges geometrically in about 1% of runs "
+              "(quick tier: 4 of 480 runs over 20 root seeds, the test NMSE growing 4-7x per step to 1e12 and more), "
+              "which makes any mean of the NMSE or its logarithm a heavy-tailed statistic.",
+    formula=r"P(NMSE_{SLM} < NMSE_{FM}) > 1/2",
+    law=Bound(wins(_at("slm"), _at(BASELINES)), 0.5, sense=">=", probability=True), sweep=sw.FIGURE1_MIP,
+    controls=(Control("fm_better", "the factorization machine reaches the lower NMSE in most runs",
+                      law=Bound(wins(_at(BASELINES), _at("slm")), 0.5, sense=">=", probability=True)),))
 
 PAPER.claim(
     "figure1.bernoulli", item="Figure 1 (e)-(f)",

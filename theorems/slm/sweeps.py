@@ -55,7 +55,7 @@ BERNOULLI = Sweep("slm.bernoulli", ms.measure_moments, _tiers(
 
 # Theorem 5 and Lemma 6 along n (per distribution), d and k
 SENSING_N = Sweep("slm.sensing.n", ms.measure_sensing, _tiers(
-    Tier(Grid(zipped=DISTRIBUTIONS), 16, {"n": [1000, 4000, 16_000, 64_000], "d": 10, "k": 3}),
+    Tier(Grid(zipped=DISTRIBUTIONS), 24, {"n": [1000, 4000, 16_000, 64_000], "d": 10, "k": 3}),
     Tier(Grid(zipped=DISTRIBUTIONS), 10, {"n": [20_000, 80_000, 320_000], "d": 100, "k": 10})),
     outputs=paired_outputs("n", "theorem5", "theorem5_unshifted", "lemma6_linear", "lemma6_linear_zero"))
 PROJECTIONS_N = Sweep("slm.projections.n", ms.measure_projections, _tiers(
@@ -64,7 +64,7 @@ PROJECTIONS_N = Sweep("slm.projections.n", ms.measure_projections, _tiers(
     outputs=paired_outputs("n", "lemma6_p0", "lemma6_p0_no_trace", "lemma6_p1", "lemma6_p1_no_kappa", "lemma6_p2",
                            "lemma6_p2_no_kappa"))
 SENSING_D = Sweep("slm.sensing.d", ms.measure_shifted_rip, _tiers(
-    Tier(Grid({"d": [20, 40, 80, 160]}), 12, {**SKEWED, "k": 3, "n": 4000}),
+    Tier(Grid({"d": [20, 40, 80, 160]}), 8, {**SKEWED, "k": 3, "n": 4000}),
     Tier(Grid({"d": [25, 50, 100, 200, 400]}), 10, {**SKEWED, "k": 5, "n": 100_000})))
 SENSING_K = Sweep("slm.sensing.k", ms.measure_shifted_rip, _tiers(
     Tier(Grid({"k": [1, 2, 4, 8, 16]}), 12, {**SKEWED, "d": 40, "n": 10_000}),
@@ -72,7 +72,7 @@ SENSING_K = Sweep("slm.sensing.k", ms.measure_shifted_rip, _tiers(
 
 # Lemma 7 along n (skewed MIP) and along tau (two-point plus jitter)
 LEMMA7_N = Sweep("slm.lemma7.n", ms.measure_moments, _tiers(
-    Tier(Grid(), 64, {"n": [5000, 20_000, 80_000, 320_000], **SKEWED, "d": 10}),
+    Tier(Grid(), 96, {"n": [5000, 20_000, 80_000, 320_000], **SKEWED, "d": 10}),
     Tier(Grid(), 10, {"n": [30_000, 120_000, 480_000, 1_920_000], **SKEWED, "d": 200})),
     outputs=paired_outputs("n", *MOMENT_OUT))
 LEMMA7_TAU = Sweep("slm.lemma7.tau", ms.measure_lemma7_tau, _tiers(
@@ -82,7 +82,7 @@ LEMMA7_TAU = Sweep("slm.lemma7.tau", ms.measure_lemma7_tau, _tiers(
 
 # Lemma 8 / Eq. (10) along n, at a fixed distance from the truth
 EQ10 = Sweep("slm.eq10", ms.measure_eq10, _tiers(
-    Tier(Grid(), 64, {"n": [1250, 5000, 20_000, 80_000], **SKEWED, "d": 10, "k": 3, "distance": 0.5}),
+    Tier(Grid(), 96, {"n": [1250, 5000, 20_000, 80_000], **SKEWED, "d": 10, "k": 3, "distance": 0.5}),
     Tier(Grid(), 10, {"n": [30_000, 120_000, 480_000], **SKEWED, "d": 200, "k": 10, "distance": 0.5})),
     outputs=paired_outputs("n", "eq10_printed", "eq10_corrected", "eq10_w", "eq10_w_with_G"))
 
@@ -92,7 +92,7 @@ ALGORITHM1_N = Sweep("slm.algorithm1.n", ms.measure_algorithm1, _tiers(
     Tier(Grid(), 10, {"n": [30_000, 120_000, 480_000], **SKEWED, "d": 200, "k": 10, "iteration": steps(10)})),
     outputs=PAIRED_ITERATION_OUT)
 ALGORITHM1_NOISY = Sweep("slm.algorithm1.noisy", ms.measure_algorithm1, _tiers(
-    Tier(Grid(), 32, {"n": [3000, 12_000, 48_000], **SKEWED, "d": 10, "k": 3, "iteration": steps(5), "noise": 1.0,
+    Tier(Grid(), 64, {"n": [3000, 12_000, 48_000], **SKEWED, "d": 10, "k": 3, "iteration": steps(5), "noise": 1.0,
                       "init_iters": 3}),
     Tier(Grid(), 10, {"n": [30_000, 120_000, 480_000], **SKEWED, "d": 200, "k": 10, "iteration": steps(10),
                       "noise": 1.0})),
@@ -117,7 +117,7 @@ _FIG1_QUICK = {"d": 20, "k": 3, "n": 1800, "n_test": 2000, "iteration": steps(30
 _FIG1_FULL = {"d": 1000, "k": 10, "n": 300_000, "n_test": 10_000, "iteration": steps(50),
               "solver": list(ms.FIGURE1_SOLVERS)}
 FIGURE1_MIP = Sweep("slm.figure1.mip", ms.measure_figure1, _tiers(
-    Tier(Grid({"noise": [0.0, 1.0]}), 24, {**SKEWED, "diag_free": False, **_FIG1_QUICK}),
+    Tier(Grid({"noise": [0.0, 1.0]}), 40, {**SKEWED, "diag_free": False, **_FIG1_QUICK}),
     Tier(Grid({"noise": [0.0, 1.0]}), 3, {**SKEWED, "diag_free": False, **_FIG1_FULL})),
     outputs=FIGURE1_OUT)
 FIGURE1_BERNOULLI = Sweep("slm.figure1.bernoulli", ms.measure_figure1, _tiers(
@@ -125,7 +125,7 @@ FIGURE1_BERNOULLI = Sweep("slm.figure1.bernoulli", ms.measure_figure1, _tiers(
     Tier(Grid({"param": [0.1, 0.01]}), 3, {"dist": "bernoulli", "diag_free": True, "noise": 0.0, **_FIG1_FULL})),
     outputs=FIGURE1_OUT)
 FIGURE1_SKEWNESS = Sweep("slm.figure1.skewness", ms.measure_figure1, _tiers(
-    Tier(Grid(), 40, {"dist": "truncated_gaussian", "param": [0.0, 0.1], "diag_free": True,
+    Tier(Grid(), 32, {"dist": "truncated_gaussian", "param": [0.0, 0.1], "diag_free": True,
                       "noise": 0.0, **_FIG1_QUICK}),
     Tier(Grid(), 3, {"dist": "truncated_gaussian", "param": [0.0, 1e-3, 0.01, 0.1], "diag_free": True,
                      "noise": 0.0, **_FIG1_FULL})),
