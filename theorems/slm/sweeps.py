@@ -88,7 +88,7 @@ EQ10 = Sweep("slm.eq10", ms.measure_eq10, _tiers(
 
 # Theorems 2 and 3: Algorithm 1 (corrected) along n, noise-free and noisy, and from a random start
 ALGORITHM1_N = Sweep("slm.algorithm1.n", ms.measure_algorithm1, _tiers(
-    Tier(Grid(), 6, {"n": [3000, 12_000, 48_000], **SKEWED, "d": 20, "k": 3, "iteration": steps(6)}),
+    Tier(Grid(), 8, {"n": [3000, 12_000, 48_000], **SKEWED, "d": 20, "k": 3, "iteration": steps(6)}),
     Tier(Grid(), 10, {"n": [30_000, 120_000, 480_000], **SKEWED, "d": 200, "k": 10, "iteration": steps(10)})),
     outputs=PAIRED_ITERATION_OUT)
 ALGORITHM1_NOISY = Sweep("slm.algorithm1.noisy", ms.measure_algorithm1, _tiers(
@@ -125,7 +125,7 @@ FIGURE1_BERNOULLI = Sweep("slm.figure1.bernoulli", ms.measure_figure1, _tiers(
     Tier(Grid({"param": [0.1, 0.01]}), 3, {"dist": "bernoulli", "diag_free": True, "noise": 0.0, **_FIG1_FULL})),
     outputs=FIGURE1_OUT)
 FIGURE1_SKEWNESS = Sweep("slm.figure1.skewness", ms.measure_figure1, _tiers(
-    Tier(Grid(), 32, {"dist": "truncated_gaussian", "param": [0.0, 0.1], "diag_free": True,
+    Tier(Grid(), 40, {"dist": "truncated_gaussian", "param": [0.0, 0.1], "diag_free": True,
                       "noise": 0.0, **_FIG1_QUICK}),
     Tier(Grid(), 3, {"dist": "truncated_gaussian", "param": [0.0, 1e-3, 0.01, 0.1], "diag_free": True,
                      "noise": 0.0, **_FIG1_FULL})),
