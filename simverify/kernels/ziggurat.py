@@ -45,13 +45,28 @@ _K, _W, _F = ziggurat_tables()  # frozen into the compiled kernels as constants
 
 def stream_states(seed, count: int) -> np.ndarray:
     """(count, 4) uint64: the xoshiro256++ states of ``count`` independent streams, one per SeedSequence child
-    (children of a fresh copy of the root: the same seed always gives the same streams)."""
+    (children of a fresh copy of the root: the same seed always gives the same streams). A new array on every call
+    (the kernels advance states in place); the states of recent seeds are remembered, since a fixed training set
+    is streamed again from its seed at every iteration."""
     root = as_seed_sequence(seed)
-    fresh = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key)
-    states = np.stack([child.generate_state(4, np.uint64) for child in fresh.spawn(int(count))]) if count > 0 \
-        else np.zeros((0, 4), np.uint64)
-    if count > 0 and (~states.any(axis=1)).any():  # the all-zero state is xoshiro's one fixed point
+    key = (repr(root.entropy), tuple(root.spawn_key), int(count))
+    if key not in _STATES:
+        if len(_STATES) >= 256:
+            _STATES.clear()
+        _STATES[key] = _initial_states(np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key), int(count))
+    return _STATES[key].copy()
+
+
+_STATES: dict = {}  # recent seeds' initial states (read-only arrays)
+
+
+def _initial_states(fresh: np.random.SeedSequence, count: int) -> np.ndarray:
+    if count <= 0:
+        return np.zeros((0, 4), np.uint64)
+    states = np.stack([child.generate_state(4, np.uint64) for child in fresh.spawn(count)])
+    if (~states.any(axis=1)).any():  # the all-zero state is xoshiro's one fixed point
         raise ValueError("a stream's seed state is all zero; use another seed")
+    states.flags.writeable = False
     return states
 
 
