@@ -113,7 +113,7 @@ ALGORITHM1_PRINTED = Sweep("slm.algorithm1.printed", ms.measure_algorithm1, _tie
 # Figure 1: Section 5.1's protocol (30 k d training instances used every step, no oracle, test NMSE), SLM against
 # the ALS factorization machine on raw and on standardised features
 FIGURE1_OUT = {"nmse": ("solver", "iteration"), "final_nmse": ("solver",), "slm_error": ("iteration",)}
-_FIG1_QUICK = {"d": 20, "k": 3, "n": 1800, "n_test": 1000, "iteration": steps(30), "solver": list(ms.FIGURE1_SOLVERS)}
+_FIG1_QUICK = {"d": 20, "k": 3, "n": 1800, "n_test": 2000, "iteration": steps(30), "solver": list(ms.FIGURE1_SOLVERS)}
 _FIG1_FULL = {"d": 1000, "k": 10, "n": 300_000, "n_test": 10_000, "iteration": steps(50),
               "solver": list(ms.FIGURE1_SOLVERS)}
 FIGURE1_MIP = Sweep("slm.figure1.mip", ms.measure_figure1, _tiers(
