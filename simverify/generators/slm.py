@@ -220,7 +220,10 @@ def low_rank_model(d: int, k: int, dist: FeatureDistribution, seed, *, diag_free
 def slm_instances(model: SecondOrderModel, n: int, seed) -> tuple[np.ndarray, np.ndarray]:
     """The first n instances materialised: X (n, d) and labels y (n,) (for baselines and tests)."""
     X, xi = feature_instances(model.dist, model.d, n, seed)
-    quad = np.einsum("ij,jk,ik->i", X, model.M_star, X)
+    quad = np.empty(n)
+    for s in range(0, n, 8192):  # x^T M* x = sum_j s*_j (x^T u*_j)^2 - x^T D(diag*) x, O(n d r), by row blocks
+        B = X[s:s + 8192]
+        quad[s:s + 8192] = ((B @ model.U_star) ** 2) @ model.s_star - (B ** 2) @ model.diag_star
     return X, X @ model.w_star + quad + model.noise * xi
 
 
