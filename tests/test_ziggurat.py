@@ -49,10 +49,12 @@ def test_uniform_block_is_the_top_53_bits_of_the_stream_and_advances_it():
     assert [int(v) for v in state] == final and 0.0 <= u.min() and u.max() < 1.0
 
 
-def test_streams_are_reproducible_and_distinct_per_child_and_seed():
+def test_streams_are_reproducible_fresh_copies_and_distinct_per_child_and_seed():
     a = zg.stream_states(9, 6)
     assert a.shape == (6, 4) and a.dtype == np.uint64
     assert np.array_equal(a, zg.stream_states(9, 6))
+    zg.next_uint64(a[0])  # a kernel advancing a returned state must not touch the next call's
+    assert not np.array_equal(a, zg.stream_states(9, 6)) and np.array_equal(a[1:], zg.stream_states(9, 6)[1:])
     assert len({tuple(r) for r in a}) == 6
     assert not np.array_equal(a, zg.stream_states(10, 6))
 
