@@ -113,3 +113,16 @@ def test_gradient_descent_heuristic_stalls_on_skewed_x_but_not_on_gaussian_x():
         states = list(sol.gradient_descent_sequence(model, 3, 80_000, 40, 2, step=0.2, resample=False))
         return np.linalg.norm(states[-1][1].w - model.w_star) + np.linalg.norm(states[-1][1].M - model.M_star, 2)
     assert final_error("gaussian") < 0.1 and final_error("truncated_gaussian") > 0.2
+
+
+@pytest.mark.parametrize("diag_free, with_view", [(False, False), (True, True)])
+def test_state_predict_is_eq1_on_the_solvers_view_of_x(diag_free, with_view):
+    rng = np.random.default_rng(2)
+    d, k = 6, 2
+    w, U, V = rng.standard_normal(d), rng.standard_normal((d, k)), rng.standard_normal((d, k))
+    view = gen.FeatureView(rng.uniform(0.5, 2.0, d), rng.standard_normal(d)) if with_view else None
+    state = sol.SLMState(w, U, V, diag_free=diag_free, view=view)
+    X = rng.standard_normal((40, d))
+    Z = X * view.scale + view.shift if with_view else X
+    M = U @ V.T - (np.diag(np.diag(U @ V.T)) if diag_free else 0.0)
+    np.testing.assert_allclose(state.predict(X), Z @ w + np.einsum("ij,jk,ik->i", Z, M, Z), rtol=1e-10, atol=1e-12)

@@ -153,3 +153,24 @@ def residual_moment_slots(states, code, param, mean, sd, n, chunk, n_slots,
                     P[s, 0, a] += za
                     P[s, 1, a] += za * x[a]
     return AU, P0, P
+
+
+@njit(**JIT)
+def second_order_predictions(X, w0, Wt, diag, scale, shift):
+    """yhat_i = w0 + z^T w + sum_j (z^T u_j)(z^T v_j) - z^T D(diag) z (n,) for X (n, d), Wt = [w, U, V]
+    (d, 1 + 2q) as in residual_moment_slots, z = scale * x + shift when ``scale`` is non-empty, else x: the
+    prediction of an SLM iterate and of a factorization machine (U = V_, V = V_ / 2, diag = rowsum(V_^2) / 2)."""
+    n, d = X.shape
+    q = (Wt.shape[1] - 1) // 2
+    out = np.empty(n)
+    z = np.empty(d)
+    xs = np.empty(Wt.shape[1])
+    for i in range(n):
+        for a in range(d):
+            z[a] = scale[a] * X[i, a] + shift[a] if scale.size > 0 else X[i, a]
+        projections(z, Wt, xs)
+        y = w0 + xs[0] - diagonal_form(z, diag)
+        for j in range(q):
+            y += xs[1 + j] * xs[1 + q + j]
+        out[i] = y
+    return out

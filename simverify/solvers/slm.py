@@ -23,6 +23,7 @@ from simverify.generators.slm import (
     sample_standardised_moments,
 )
 from simverify.kernels.rng import as_seed_sequence
+from simverify.kernels.slm import second_order_predictions
 from simverify.validation import positive_int, real_number, require
 
 V_STEPS = ("printed", "uhat")
@@ -49,11 +50,10 @@ class SLMState:
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """yhat = z^T w + z^T M z (n,) for the exactly standardised X (n, d), z = the solver's view of x."""
-        Z = X if self.view is None else self.view.apply(X)
-        quad = np.einsum("ij,ij->i", Z @ self.U, Z @ self.V)
-        if self.diag_free:
-            quad -= (Z ** 2) @ np.einsum("ij,ij->i", self.U, self.V)
-        return Z @ self.w + quad
+        diag = np.einsum("ij,ij->i", self.U, self.V) if self.diag_free else np.zeros(self.w.size)
+        scale, shift = (np.empty(0), np.empty(0)) if self.view is None else (self.view.scale, self.view.shift)
+        Wt = np.ascontiguousarray(np.column_stack([self.w, self.U, self.V]), dtype=float)
+        return second_order_predictions(np.ascontiguousarray(X, dtype=float), 0.0, Wt, diag, scale, shift)
 
 
 def is_mip(dist: FeatureDistribution) -> bool:
