@@ -10,6 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simverify.generators import slm as gen
+from simverify.kernels import slm as kslm
+from simverify.kernels.jit import one_blas_thread
+from simverify.kernels.rng import N_SLOTS, n_chunks
+from simverify.kernels.ziggurat import stream_states
 
 DISTRIBUTIONS = [gen.FeatureDistribution("gaussian"), gen.FeatureDistribution("truncated_gaussian", 0.0),
                  gen.FeatureDistribution("truncated_gaussian", 0.01), gen.FeatureDistribution("bernoulli", 0.1),
@@ -126,14 +130,55 @@ THREADS_SNIPPET = (
     "r=np.random.default_rng(0);w,U,V=r.standard_normal(6),r.standard_normal((6,2)),r.standard_normal((6,2));"
     "out=[np.ravel(a) for a in g.residual_moments(m,70_000,2,w,U,V)];"
     "out.append(g.feature_power_means(g.FeatureDistribution('two_point_jitter',0.3),5,70_000,3).ravel());"
+    "m=g.low_rank_model(256,2,g.FeatureDistribution('gaussian'),1,noise=1.0);"  # the blocked (dgemm) pass
+    "w,U,V=r.standard_normal(256),r.standard_normal((256,2)),r.standard_normal((256,2));"
+    "out+=[np.ravel(a) for a in g.residual_moments(m,70_000,2,w,U,V)];"
     "sys.stdout.write(np.concatenate(out).tobytes().hex())")
 
 
 def test_streamed_passes_bit_identical_for_one_and_two_threads():
-    """70,000 instances span 18 chunks (more than the 16 slots): the sums must not depend on the thread count."""
+    """70,000 instances span 18 chunks (more than the 16 slots): the sums, of the per-instance pass and of the
+    blocked pass (d = 256), must not depend on the thread count."""
     outs = [subprocess.run([sys.executable, "-c", THREADS_SNIPPET], capture_output=True, text=True, check=True,
                            env={**os.environ, "NUMBA_NUM_THREADS": t}).stdout for t in ("1", "2")]
-    assert outs[0] == outs[1] and len(outs[0]) == 16 * (12 + 1 + 6 + 6 + 20)
+    assert outs[0] == outs[1] and len(outs[0]) == 16 * (12 + 1 + 6 + 6 + 20 + 512 + 1 + 256 + 256)
+
+
+@pytest.mark.parametrize("dist, diag_free, with_view",
+                         [("truncated_gaussian", False, False), ("bernoulli", True, True)])
+def test_blocked_pass_equals_the_scalar_pass(dist, diag_free, with_view):
+    """The dgemm pass (used from d = BLOCKED_MIN_D on) against the per-instance pass on the same stream: the same
+    sums up to rounding, with a view and a diagonal, over a partial last block."""
+    d, k, n = 40, 3, 9000
+    model = gen.low_rank_model(d, k, gen.FeatureDistribution(dist, 0.3 if dist == "bernoulli" else 0.0), 1,
+                               diag_free=diag_free, noise=0.7)
+    rng = np.random.default_rng(0)
+    w, U, V = rng.standard_normal(d), rng.standard_normal((d, k)), rng.standard_normal((d, k))
+    diag = rng.standard_normal(d)
+    mean, sd, _, _ = model.dist.moments
+    scale, shift = (rng.uniform(0.5, 2, d), rng.standard_normal(d)) if with_view else (np.empty(0), np.empty(0))
+
+    def cols(*parts):
+        return np.ascontiguousarray(np.column_stack(parts))
+
+    def args():
+        return (stream_states(3, n_chunks(n, kslm.INSTANCE_CHUNK)), model.dist.code, model.dist.param, mean, sd, n,
+                kslm.INSTANCE_CHUNK, N_SLOTS, cols(model.w_star, model.U_star), model.s_star, model.diag_star,
+                model.noise, cols(w, U, V), diag, scale, shift)
+    with one_blas_thread():
+        blocked = kslm.residual_moment_blocks(*args())
+    for a, b in zip(blocked, kslm.residual_moment_slots(*args())):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * np.abs(b).max())
+
+
+def test_streamed_residual_moments_at_large_d_equal_the_naive_reference():
+    d = kslm.BLOCKED_MIN_D
+    model = gen.low_rank_model(d, 3, gen.FeatureDistribution("truncated_gaussian", 0.0), 3, noise=0.5)
+    rng = np.random.default_rng(1)
+    w, U, V = rng.standard_normal(d), rng.standard_normal((d, 3)), rng.standard_normal((d, 3))
+    got = gen.residual_moments(model, 1500, 5, w, U, V)
+    for a, b in zip(got, naive_residual_moments(model, 1500, 5, w, U, V)):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10 * np.abs(b).max())
 
 
 def test_labels_follow_eq1_with_the_diagonal_removed():

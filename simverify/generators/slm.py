@@ -12,8 +12,16 @@ from math import erf, exp, pi, sqrt
 
 import numpy as np
 
+from simverify.kernels.jit import one_blas_thread
 from simverify.kernels.rng import N_SLOTS, as_seed_sequence, n_chunks
-from simverify.kernels.slm import INSTANCE_CHUNK, feature_block, power_sum_slots, residual_moment_slots
+from simverify.kernels.slm import (
+    BLOCKED_MIN_D,
+    INSTANCE_CHUNK,
+    feature_block,
+    power_sum_slots,
+    residual_moment_blocks,
+    residual_moment_slots,
+)
 from simverify.kernels.ziggurat import stream_states
 from simverify.validation import finite_matrix, positive_int, real_number, require
 
@@ -240,9 +248,13 @@ def residual_moments(model: SecondOrderModel, n: int, seed, w: np.ndarray, U: np
 
     def columns(*parts):  # the kernel takes each factor set as one (d, m) matrix, its columns the vectors
         return np.ascontiguousarray(np.column_stack([np.asarray(p, dtype=float) for p in parts]))
-    AU, P0, P = residual_moment_slots(states, code, param, mean, sd, n, chunk, N_SLOTS,
-                                      columns(model.w_star, model.U_star), model.s_star, model.diag_star,
-                                      model.noise, columns(w, U, V), np.ascontiguousarray(diag, float), scale, shift)
+    args = (states, code, param, mean, sd, n, chunk, N_SLOTS, columns(model.w_star, model.U_star), model.s_star,
+            model.diag_star, model.noise, columns(w, U, V), np.ascontiguousarray(diag, float), scale, shift)
+    if d >= BLOCKED_MIN_D:  # large d: the projections and the update as matrix products
+        with one_blas_thread():
+            AU, P0, P = residual_moment_blocks(*args)
+    else:
+        AU, P0, P = residual_moment_slots(*args)
     p0 = P0.sum() / n
     P = P.sum(axis=0) / n
     return AU.sum(axis=0) / n, p0, P[0], P[1] - p0

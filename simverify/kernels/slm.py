@@ -155,6 +155,88 @@ def residual_moment_slots(states, code, param, mean, sd, n, chunk, n_slots,
     return AU, P0, P
 
 
+BLOCKED_MIN_D = 256  # from this d on, residual_moments uses the blocked (dgemm) pass
+BLOCK_ROWS = 256  # instances per matrix product in the blocked pass (256 x d doubles stay in cache)
+
+
+@njit(**JIT)
+def diagonal_forms(x, diag_a, diag_b):
+    """(x^T D(diag_a) x, x^T D(diag_b) x) with four partial sums each (long x: independent chains)."""
+    a0 = a1 = a2 = a3 = b0 = b1 = b2 = b3 = 0.0
+    d4 = x.size - x.size % 4
+    for a in range(0, d4, 4):
+        v0, v1, v2, v3 = x[a] * x[a], x[a + 1] * x[a + 1], x[a + 2] * x[a + 2], x[a + 3] * x[a + 3]
+        a0 += diag_a[a] * v0
+        a1 += diag_a[a + 1] * v1
+        a2 += diag_a[a + 2] * v2
+        a3 += diag_a[a + 3] * v3
+        b0 += diag_b[a] * v0
+        b1 += diag_b[a + 1] * v1
+        b2 += diag_b[a + 2] * v2
+        b3 += diag_b[a + 3] * v3
+    for a in range(d4, x.size):
+        v = x[a] * x[a]
+        a0 += diag_a[a] * v
+        b0 += diag_b[a] * v
+    return (a0 + a1) + (a2 + a3), (b0 + b1) + (b2 + b3)
+
+
+@njit(**PARALLEL_JIT)
+def residual_moment_blocks(states, code, param, mean, sd, n, chunk, n_slots,
+                           Lt, s_star, diag_star, noise_level, St, diag, scale, shift):
+    """residual_moment_slots in blocks: each chunk of instances is materialised as X (m, d), and its projections
+    X [w*, U*], X [w, U, V] and the update X^T (z o X U) are matrix products (BLAS; call with BLAS pinned to one
+    thread). Same arguments and outputs; the sums are the same up to rounding (a different summation order)."""
+    d = St.shape[0]
+    q = (St.shape[1] - 1) // 2
+    r = s_star.size
+    AU = np.zeros((n_slots, d, q))
+    P0 = np.zeros(n_slots)
+    P = np.zeros((n_slots, 2, d))
+    for s in prange(n_slots):
+        X = np.empty((BLOCK_ROWS, d))
+        Zx = np.empty((BLOCK_ROWS, d))
+        noise = np.empty(BLOCK_ROWS)
+        z = np.empty(BLOCK_ROWS)
+        buf = np.empty(d + 1)
+        for c in range(s, states.shape[0], n_slots):
+            todo = min(chunk, n - c * chunk)
+            while todo > 0:  # the chunk's instances in order, BLOCK_ROWS at a time (a block stays in cache)
+                m = min(BLOCK_ROWS, todo)
+                todo -= m
+                for i in range(m):
+                    draw_instance(states[c], buf, code, param, mean, sd)
+                    X[i] = buf[:d]
+                    noise[i] = buf[d]
+                Xm = X[:m]
+                L = np.dot(Xm, Lt)  # (m, 1 + r): x^T w*, x^T u*_j
+                for i in range(m):
+                    quad = 0.0
+                    for j in range(r):
+                        quad += s_star[j] * L[i, 1 + j] * L[i, 1 + j]
+                    if scale.size > 0:
+                        y = L[i, 0] + quad - diagonal_forms(Xm[i], diag_star, diag_star)[0] + noise_level * noise[i]
+                        for a in range(d):
+                            Xm[i, a] = scale[a] * Xm[i, a] + shift[a]
+                        z[i] = -y - diagonal_forms(Xm[i], diag, diag)[0]
+                    else:  # one pass for both diagonal forms
+                        label_diag, fit_diag = diagonal_forms(Xm[i], diag_star, diag)
+                        z[i] = -(L[i, 0] + quad - label_diag + noise_level * noise[i]) - fit_diag
+                S = np.dot(Xm, St)  # (m, 1 + 2q): x^T w, x^T u_j, x^T v_j on the solver's view
+                for i in range(m):
+                    zi = z[i] + S[i, 0]
+                    for j in range(q):
+                        zi += S[i, 1 + j] * S[i, 1 + q + j]
+                    P0[s] += zi
+                    for a in range(d):
+                        za = zi * Xm[i, a]
+                        Zx[i, a] = za
+                        P[s, 0, a] += za
+                        P[s, 1, a] += za * Xm[i, a]
+                AU[s] += np.dot(Zx[:m].T, np.ascontiguousarray(S[:, 1:1 + q]))
+    return AU, P0, P
+
+
 @njit(**JIT)
 def second_order_predictions(X, w0, Wt, diag, scale, shift):
     """yhat_i = w0 + z^T w + sum_j (z^T u_j)(z^T v_j) - z^T D(diag) z (n,) for X (n, d), Wt = [w, U, V]
