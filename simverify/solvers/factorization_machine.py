@@ -14,16 +14,6 @@ from simverify.kernels.slm import second_order_predictions
 from simverify.validation import finite_matrix, positive_int, real_number, require
 
 
-def _pairwise(X: np.ndarray, V: np.ndarray, rows: int = 8192) -> np.ndarray:
-    """sum_{a<b} <v_a, v_b> x_a x_b = ((X V)^2 - X^2 V^2) 1 / 2 per row (n,), by blocks of rows (no n x d temporary)."""
-    out = np.empty(X.shape[0])
-    v2 = (V ** 2).sum(axis=1)
-    for s in range(0, X.shape[0], rows):
-        B = X[s:s + rows]
-        out[s:s + rows] = 0.5 * (((B @ V) ** 2).sum(axis=1) - (B ** 2) @ v2)
-    return out
-
-
 class FactorizationMachine:
     """Rank-``rank`` factorization machine fitted by ALS sweeps.
 
@@ -61,7 +51,7 @@ class FactorizationMachine:
         self.w0_, self.w_ = 0.0, np.zeros(d)
         self.V_ = self.init_stdev * rng.standard_normal((d, self.rank))
         Qt = np.ascontiguousarray((X @ self.V_).T)  # (rank, n): one contiguous row per factor
-        e = _pairwise(X, self.V_) - y
+        e = self.predict(X) - y  # w0 = 0, w = 0: the pairwise part only
         h = np.empty(n)
         mse = [float(e @ e / n)]
         self.n_iter_, self.train_mse_ = 0, np.array(mse)
