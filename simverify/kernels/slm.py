@@ -17,26 +17,29 @@ INSTANCE_CHUNK = 4096  # instances per random stream (a fixed layout: results ne
 
 
 @njit(**JIT)
-def draw_instance(state, buf, code, param, mean, sd):
-    """Fill buf (d + 1,) from the stream ``state``: d raw coordinates standardised with ``mean`` and ``sd``, then
-    the instance's noise normal. Raw coordinates by ``code``: 0 N(0, 1); 1 min(z, param); 2 Bernoulli(param) in
-    {0, 1}; 3 uniform on [-1, 1]; 4 +-1 (equally likely) + param z."""
-    d = buf.size - 1
-    if code == 0:  # N(0, 1) is already standardised: one block of d + 1 normals
-        normal_block(state, buf)
+def draw_instance(state, x, tail, code, param, mean, sd):
+    """Fill x (d,) and tail (1,) from the stream ``state``: d raw coordinates standardised with ``mean`` and ``sd``,
+    then the instance's noise normal. Raw coordinates by ``code``: 0 N(0, 1); 1 min(z, param); 2 Bernoulli(param)
+    in {0, 1}; 3 uniform on [-1, 1]; 4 +-1 (equally likely) + param z. The stream is consumed as if x and tail
+    were one buffer (d + 1,): the block samplers draw value after value."""
+    d = x.size
+    if code == 0:  # N(0, 1) is already standardised: d + 1 normals
+        normal_block(state, x)
+        normal_block(state, tail)
         return
     inv_sd = 1.0 / sd
     if code == 2 or code == 3:
-        uniform_block(state, buf[:d])
-        normal_block(state, buf[d:])
+        uniform_block(state, x)
+        normal_block(state, tail)
         for a in range(d):
-            raw = (1.0 if buf[a] < param else 0.0) if code == 2 else 2.0 * buf[a] - 1.0
-            buf[a] = (raw - mean) * inv_sd
+            raw = (1.0 if x[a] < param else 0.0) if code == 2 else 2.0 * x[a] - 1.0
+            x[a] = (raw - mean) * inv_sd
         return
-    normal_block(state, buf)
+    normal_block(state, x)
+    normal_block(state, tail)
     if code == 1:
         for a in range(d):
-            buf[a] = (min(buf[a], param) - mean) * inv_sd
+            x[a] = (min(x[a], param) - mean) * inv_sd
         return
     bits = np.uint64(0)
     for a in range(d):  # code 4: one sign bit per coordinate, 64 from each raw draw
@@ -44,7 +47,7 @@ def draw_instance(state, buf, code, param, mean, sd):
             bits = next_uint64(state)
         sign = 1.0 if bits & np.uint64(1) else -1.0
         bits >>= np.uint64(1)
-        buf[a] = (sign + param * buf[a] - mean) * inv_sd
+        x[a] = (sign + param * x[a] - mean) * inv_sd
 
 
 @njit(**PARALLEL_JIT)
@@ -54,11 +57,8 @@ def feature_block(states, d, code, param, mean, sd, n, chunk):
     noise = np.empty(n)
     for cc in prange(states.shape[0]):
         c = np.int64(cc)
-        buf = np.empty(d + 1)
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            draw_instance(states[c], buf, code, param, mean, sd)
-            X[i] = buf[:d]
-            noise[i] = buf[d]
+            draw_instance(states[c], X[i], noise[i:i + 1], code, param, mean, sd)
     return X, noise
 
 
@@ -68,10 +68,11 @@ def power_sum_slots(states, d, code, param, mean, sd, n, chunk, n_slots):
     step 2), slot s holding chunks s, s + n_slots, ... in order; x is never stored."""
     out = np.zeros((n_slots, 4, d))
     for s in prange(n_slots):
-        x = np.empty(d + 1)
+        buf = np.empty(d + 1)
+        x, tail = buf[:d], buf[d:]
         for c in range(s, states.shape[0], n_slots):
             for _ in range(min(chunk, n - c * chunk)):
-                draw_instance(states[c], x, code, param, mean, sd)
+                draw_instance(states[c], x, tail, code, param, mean, sd)
                 for a in range(d):
                     v = x[a]
                     v2 = v * v
@@ -131,13 +132,13 @@ def residual_moment_slots(states, code, param, mean, sd, n, chunk, n_slots,
     P = np.zeros((n_slots, 2, d))
     for s in prange(n_slots):
         buf = np.empty(d + 1)
-        x = buf[:d]
+        x, tail = buf[:d], buf[d:]
         lab = np.empty(Lt.shape[1])
         xs = np.empty(St.shape[1])  # x^T w, x^T u_j, x^T v_j
         for c in range(s, states.shape[0], n_slots):
             for _ in range(min(chunk, n - c * chunk)):
-                draw_instance(states[c], buf, code, param, mean, sd)
-                y = label(x, buf[d], Lt, s_star, diag_star, noise_level, lab)
+                draw_instance(states[c], x, tail, code, param, mean, sd)
+                y = label(x, tail[0], Lt, s_star, diag_star, noise_level, lab)
                 if scale.size > 0:
                     for a in range(d):
                         x[a] = scale[a] * x[a] + shift[a]
@@ -156,7 +157,7 @@ def residual_moment_slots(states, code, param, mean, sd, n, chunk, n_slots,
 
 
 BLOCKED_MIN_D = 256  # from this d on, residual_moments uses the blocked (dgemm) pass
-BLOCK_ROWS = 256  # instances per matrix product in the blocked pass (256 x d doubles stay in cache)
+BLOCK_ROWS = 128  # instances per matrix product in the blocked pass (128 x d doubles stay in cache)
 
 
 @njit(**JIT)
@@ -184,56 +185,66 @@ def diagonal_forms(x, diag_a, diag_b):
 @njit(**PARALLEL_JIT)
 def residual_moment_blocks(states, code, param, mean, sd, n, chunk, n_slots,
                            Lt, s_star, diag_star, noise_level, St, diag, scale, shift):
-    """residual_moment_slots in blocks: each chunk of instances is materialised as X (m, d), and its projections
-    X [w*, U*], X [w, U, V] and the update X^T (z o X U) are matrix products (BLAS; call with BLAS pinned to one
-    thread). Same arguments and outputs; the sums are the same up to rounding (a different summation order)."""
+    """residual_moment_slots in blocks of BLOCK_ROWS instances X (m, d), drawn in place: the projections
+    X [w*, U*, w, U, V] are one matrix product (two without the oracle, where the solver's view needs the label
+    first), and A'(z) U with P1 one more, X^T [z o X U, z] (m x (q + 1)); BLAS, called with BLAS pinned to one
+    thread. Same arguments and outputs; the sums equal those of residual_moment_slots up to rounding (a different
+    summation order)."""
     d = St.shape[0]
     q = (St.shape[1] - 1) // 2
     r = s_star.size
+    viewed = scale.size > 0
+    LSt = np.ascontiguousarray(np.hstack((Lt, St)))  # (d, 2 + r + 2q): one product when the solver sees x
     AU = np.zeros((n_slots, d, q))
     P0 = np.zeros(n_slots)
     P = np.zeros((n_slots, 2, d))
     for s in prange(n_slots):
         X = np.empty((BLOCK_ROWS, d))
-        Zx = np.empty((BLOCK_ROWS, d))
         noise = np.empty(BLOCK_ROWS)
-        z = np.empty(BLOCK_ROWS)
-        buf = np.empty(d + 1)
+        W = np.empty((BLOCK_ROWS, q + 1))  # [z o X U, z]
+        AUz = np.zeros((d, q + 1))  # [A'(z) U, X z], summed block after block
+        Pz2 = np.zeros(d)  # X^2 z
         for c in range(s, states.shape[0], n_slots):
             todo = min(chunk, n - c * chunk)
             while todo > 0:  # the chunk's instances in order, BLOCK_ROWS at a time (a block stays in cache)
                 m = min(BLOCK_ROWS, todo)
                 todo -= m
                 for i in range(m):
-                    draw_instance(states[c], buf, code, param, mean, sd)
-                    X[i] = buf[:d]
-                    noise[i] = buf[d]
+                    draw_instance(states[c], X[i], noise[i:i + 1], code, param, mean, sd)
                 Xm = X[:m]
-                L = np.dot(Xm, Lt)  # (m, 1 + r): x^T w*, x^T u*_j
-                for i in range(m):
+                # L[i, :1 + r] = x_i^T [w*, U*]; S[i, o:] = x_i^T [w, U, V] on the solver's view
+                L = np.dot(Xm, Lt) if viewed else np.dot(Xm, LSt)
+                S, o = L, 1 + r
+                for i in range(m):  # the label on the exact x, then (without the oracle) the solver's view
                     quad = 0.0
                     for j in range(r):
                         quad += s_star[j] * L[i, 1 + j] * L[i, 1 + j]
-                    if scale.size > 0:
-                        y = L[i, 0] + quad - diagonal_forms(Xm[i], diag_star, diag_star)[0] + noise_level * noise[i]
+                    y = L[i, 0] + quad + noise_level * noise[i]
+                    if viewed:
+                        y -= diagonal_forms(Xm[i], diag_star, diag_star)[0]
                         for a in range(d):
                             Xm[i, a] = scale[a] * Xm[i, a] + shift[a]
-                        z[i] = -y - diagonal_forms(Xm[i], diag, diag)[0]
+                        W[i, q] = -y - diagonal_forms(Xm[i], diag, diag)[0]
                     else:  # one pass for both diagonal forms
                         label_diag, fit_diag = diagonal_forms(Xm[i], diag_star, diag)
-                        z[i] = -(L[i, 0] + quad - label_diag + noise_level * noise[i]) - fit_diag
-                S = np.dot(Xm, St)  # (m, 1 + 2q): x^T w, x^T u_j, x^T v_j on the solver's view
+                        W[i, q] = -(y - label_diag) - fit_diag
+                if viewed:
+                    S, o = np.dot(Xm, St), 0
                 for i in range(m):
-                    zi = z[i] + S[i, 0]
+                    zi = W[i, q] + S[i, o]
                     for j in range(q):
-                        zi += S[i, 1 + j] * S[i, 1 + q + j]
+                        zi += S[i, o + 1 + j] * S[i, o + 1 + q + j]
+                    for j in range(q):
+                        W[i, j] = zi * S[i, o + 1 + j]
+                    W[i, q] = zi
                     P0[s] += zi
+                    x = Xm[i]
                     for a in range(d):
-                        za = zi * Xm[i, a]
-                        Zx[i, a] = za
-                        P[s, 0, a] += za
-                        P[s, 1, a] += za * Xm[i, a]
-                AU[s] += np.dot(Zx[:m].T, np.ascontiguousarray(S[:, 1:1 + q]))
+                        Pz2[a] += zi * x[a] * x[a]
+                AUz += np.dot(Xm.T, W[:m])
+        AU[s] = AUz[:, :q]
+        P[s, 0] = AUz[:, q]
+        P[s, 1] = Pz2
     return AU, P0, P
 
 
