@@ -144,17 +144,18 @@ def test_streamed_passes_bit_identical_for_one_and_two_threads():
     assert outs[0] == outs[1] and len(outs[0]) == 16 * (12 + 1 + 6 + 6 + 20 + 512 + 1 + 256 + 256)
 
 
-@pytest.mark.parametrize("dist, diag_free, with_view",
-                         [("truncated_gaussian", False, False), ("bernoulli", True, True)])
-def test_blocked_pass_equals_the_scalar_pass(dist, diag_free, with_view):
+@pytest.mark.parametrize("dist, diag_free, with_view, with_diag",
+                         [("truncated_gaussian", False, False, True), ("bernoulli", True, True, True),
+                          ("gaussian", False, False, False)])
+def test_blocked_pass_equals_the_scalar_pass(dist, diag_free, with_view, with_diag):
     """The dgemm pass (used from d = BLOCKED_MIN_D on) against the per-instance pass on the same stream: the same
-    sums up to rounding, with a view and a diagonal, over a partial last block."""
+    sums up to rounding, with and without a view and a diagonal, over a partial last block."""
     d, k, n = 40, 3, 9000
     model = gen.low_rank_model(d, k, gen.FeatureDistribution(dist, 0.3 if dist == "bernoulli" else 0.0), 1,
                                diag_free=diag_free, noise=0.7)
     rng = np.random.default_rng(0)
     w, U, V = rng.standard_normal(d), rng.standard_normal((d, k)), rng.standard_normal((d, k))
-    diag = rng.standard_normal(d)
+    diag = rng.standard_normal(d) if with_diag else np.zeros(d)
     mean, sd, _, _ = model.dist.moments
     scale, shift = (rng.uniform(0.5, 2, d), rng.standard_normal(d)) if with_view else (np.empty(0), np.empty(0))
 

@@ -194,6 +194,7 @@ def residual_moment_blocks(states, code, param, mean, sd, n, chunk, n_slots,
     q = (St.shape[1] - 1) // 2
     r = s_star.size
     viewed = scale.size > 0
+    diagonal = np.any(diag_star != 0.0) or np.any(diag != 0.0)
     LSt = np.ascontiguousarray(np.hstack((Lt, St)))  # (d, 2 + r + 2q): one product when the solver sees x
     AU = np.zeros((n_slots, d, q))
     P0 = np.zeros(n_slots)
@@ -225,9 +226,11 @@ def residual_moment_blocks(states, code, param, mean, sd, n, chunk, n_slots,
                         for a in range(d):
                             Xm[i, a] = scale[a] * Xm[i, a] + shift[a]
                         W[i, q] = -y - diagonal_forms(Xm[i], diag, diag)[0]
-                    else:  # one pass for both diagonal forms
+                    elif diagonal:  # one pass for both diagonal forms
                         label_diag, fit_diag = diagonal_forms(Xm[i], diag_star, diag)
                         W[i, q] = -(y - label_diag) - fit_diag
+                    else:  # both diagonals zero (low-rank M* and iterate): the forms vanish
+                        W[i, q] = -y
                 if viewed:
                     S, o = np.dot(Xm, St), 0
                 for i in range(m):
