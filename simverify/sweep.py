@@ -311,6 +311,20 @@ def _data_hashes(claim: Claim, params: dict, cache: dict) -> dict:
     return out
 
 
+def _check_output_names(claim: Claim, grid, first: dict) -> None:
+    """Refuse declared outputs the Dataset cannot hold: an output named like a coordinate (a grid dim, a
+    zipped parameter, a parameter, ``replicate``) or with a grid dim among its own dims."""
+    grid_names = {d for d, _ in grid.dims()} | {"replicate"}
+    taken = grid_names | set(first) | {p for group in grid.zipped.values() for p in group}
+    for name, dims in claim.sweep.outputs.items():
+        if name in taken:
+            raise ValueError(f"{claim.id}: output {name!r} has the name of a coordinate (grid dim or parameter); "
+                             "rename the output")
+        clash = sorted(grid_names & set(dims))
+        if clash:
+            raise ValueError(f"{claim.id}: output {name!r} declares dim {clash[0]!r}, which is already a grid dim")
+
+
 def _check_law(claim: Claim, grid, replicates: int, first: dict) -> None:
     """Refuse a grid the law cannot judge: too few replicates or a law-specific check on the
     Dataset's coordinates (grid dims, replicate, output dims whose values are parameters)."""
@@ -347,6 +361,7 @@ def plan(claim: Claim, tier: str, *, replicates: int | None = None, root_seed: i
     _check_picklable(claim, sweep.measure)
     grid, fixed = _bind(claim, tier, overrides)
     cells = [(idx, normalize({**fixed, **cell}, "params")) for idx, cell in grid.cells()]
+    _check_output_names(claim, grid, cells[0][1])
     _check_law(claim, grid, R, cells[0][1])
     chash = code_hash(sweep.measure.__module__)
     file_hashes: dict = {}
@@ -499,6 +514,9 @@ def assemble(p: Plan, results: dict) -> xr.Dataset:
     coords["replicate"] = np.arange(p.replicates)
     data = {}
     for name, value in results[p.tasks[0].key].items():
+        if name in coords or name in params:
+            raise ValueError(f"{p.claim.id}: output {name!r} has the name of a coordinate (grid dim or parameter); "
+                             "rename the output")
         dims = _output_dims(p, name, value)
         arr = np.full(shape + list(value.shape), np.nan)
         for t in p.tasks:
