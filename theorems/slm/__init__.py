@@ -28,6 +28,8 @@ def validate(p: dict) -> None:
     for name in ("noise", "distance"):
         if name in p:
             check_real_parameter(name, p[name], 0.0, 1e6)
+    if "step" in p:  # Section 2.1's gradient step
+        check_real_parameter("step", p["step"], 1e-12, 1e3)
     if "param" in p:  # a list: a paired design over the distribution's parameter
         for v in (p["param"] if isinstance(p["param"], list) else [p["param"]]):
             check_real_parameter("param (the distribution's parameter)", v, -5.0, 10.0)

@@ -109,6 +109,11 @@ ALGORITHM1_PRINTED = Sweep("slm.algorithm1.printed", ms.measure_algorithm1, _tie
     Tier(Grid(zipped=VARIANTS), 6, {**SKEWED, "d": 20, "k": 3, "n": 10_000, "iteration": steps(6)}),
     Tier(Grid(zipped=VARIANTS), 10, {**SKEWED, "d": 1000, "k": 10, "n": 300_000, "iteration": steps(12)})),
     outputs=ITERATION_OUT)
+# Section 2.1: gradient descent on Eq. (5) on skewed x (the claim's control switches to Gaussian x)
+GRADIENT_DESCENT = Sweep("slm.gradient_descent", ms.measure_gradient_descent, _tiers(
+    Tier(Grid(), 10, {**SKEWED, "d": 20, "k": 3, "n": 10_000, "iteration": steps(30)}),
+    Tier(Grid(), 10, {**SKEWED, "d": 100, "k": 10, "n": 300_000, "iteration": steps(40)})),
+    outputs=ITERATION_OUT)
 
 # Figure 1: Section 5.1's protocol (30 k d training instances used every step, no oracle, test NMSE), SLM against
 # the ALS factorization machine on raw and on standardised features
