@@ -13,7 +13,7 @@ from simverify.generators import slm as gen
 from simverify.kernels import slm as kslm
 from simverify.kernels.jit import one_blas_thread
 from simverify.kernels.rng import N_SLOTS, n_chunks
-from simverify.kernels.ziggurat import stream_states
+from simverify.kernels.ziggurat import normal_block, stream_states
 
 DISTRIBUTIONS = [gen.FeatureDistribution("gaussian"), gen.FeatureDistribution("truncated_gaussian", 0.0),
                  gen.FeatureDistribution("truncated_gaussian", 0.01), gen.FeatureDistribution("bernoulli", 0.1),
@@ -84,6 +84,25 @@ def test_standardised_sample_moments_agree_with_the_exact_ones(dist):
     se = np.array([(X ** r).std(axis=0).max() for r in range(1, 5)]) / np.sqrt(n)
     assert np.all(np.abs(means - exact[:, None]) < 6 * se[:, None])
 
+
+@pytest.mark.parametrize("dist, raw", [
+    (gen.FeatureDistribution("gaussian"), lambda z: z),
+    (gen.FeatureDistribution("truncated_gaussian", 0.0), lambda z: np.minimum(z, 0.0)),
+])
+def test_instance_stream_is_the_chunk_streams_normals_in_order(dist, raw):
+    """The stream layout pinned: instance i of chunk c takes normals i (d + 1) .. i (d + 1) + d of chunk c's
+    ziggurat stream, its d coordinates (standardised) and then its noise normal."""
+    d, n = 6, kslm.INSTANCE_CHUNK + 50  # two chunks, the second partial
+    X, noise = gen.feature_instances(dist, d, n, 5)
+    states = stream_states(5, n_chunks(n, kslm.INSTANCE_CHUNK))
+    mean, sd, _, _ = dist.moments
+    for c, rows in enumerate((slice(0, kslm.INSTANCE_CHUNK), slice(kslm.INSTANCE_CHUNK, n))):
+        m = rows.stop - rows.start
+        z = np.empty(m * (d + 1))
+        normal_block(states[c], z)
+        z = z.reshape(m, d + 1)
+        np.testing.assert_array_equal(noise[rows], z[:, d])
+        np.testing.assert_allclose(X[rows], (raw(z[:, :d]) - mean) / sd, rtol=1e-15, atol=1e-15)
 
 def test_streamed_power_sums_equal_the_materialised_stream():
     dist = gen.FeatureDistribution("truncated_gaussian", 0.1)

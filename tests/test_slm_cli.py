@@ -13,7 +13,7 @@ from .test_cli import assert_refused, cli
     ("slm.theorem3.noisy_floor", "noise=nan", "'noise' is not finite"),
     ("slm.lemma7.tau", "tau=[0.1,2.5]", "tau (two-point MIP constant)"),
     ("slm.figure1.mip", 'solver=["slm","svm"]', "parameter solver must be a list of"),
-    ("slm.section2_1.gradient_descent_stalls", "step=-0.1", "parameter step must be a finite number in"),
+    ("slm.section2_1.gradient_descent_skewed", "step=-0.1", "parameter step must be a finite number in"),
 ])
 def test_bad_slm_parameters_are_refused_in_one_line_before_any_work(tmp_path, claim, assignment, needle):
     store = tmp_path / "s"

@@ -3,7 +3,7 @@
 Instances are drawn inside the kernels, one xoshiro256++ stream (kernels.ziggurat) per fixed chunk of
 instances, and summed into fixed-order slots, so results are bit-identical for any thread count. Per instance:
 d coordinates (distribution ``code`` from generators.slm, standardised with ``mean`` and ``sd``), then one noise
-normal, in one buffer (d + 1,) filled by the block samplers.
+normal, drawn by the block samplers as if into one buffer (d + 1,).
 """
 from __future__ import annotations
 

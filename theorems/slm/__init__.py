@@ -1,8 +1,9 @@
 """Lin, Qiu, Hong, Ye (2022), "The Second Order Linear Model" (paper key ``slm``).
 
 Measures (``measures``) compose generators, solvers and metrics; ``sweeps`` declares the simulations; the
-claims, by section: ``moments`` (Eq. 6, Definition 1, Lemma 7), ``sensing`` (Theorem 5, Lemma 6),
-``convergence`` (Lemma 8 / Eq. 10, Theorems 2 and 3, Algorithm 1 as printed), ``experiments`` (Figure 1).
+claims, by section: ``moments`` (Eq. 6, Section 2.1's gradient descent, Definition 1, Lemma 7), ``sensing``
+(Theorem 5, Lemma 6), ``convergence`` (Lemma 8 / Eq. 10, Theorems 2 and 3, Algorithm 1 as printed),
+``experiments`` (Figure 1).
 """
 from __future__ import annotations
 

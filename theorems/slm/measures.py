@@ -236,7 +236,6 @@ def measure_algorithm1(seed, *, dist: str, param: float, d: int, k: int, n: int,
     return {"error": error, "contraction": contraction_factor(error), "final_error": float(error[-1])}
 
 
-
 def measure_gradient_descent(seed, *, dist: str, param: float, d: int, k: int, n: int, iteration: list[int],
                              step: float = 0.2) -> dict:
     """Section 2.1's heuristic: simultaneous gradient steps on Eq. (5) from Algorithm 1's start (line 4), with the
@@ -247,6 +246,7 @@ def measure_gradient_descent(seed, *, dist: str, param: float, d: int, k: int, n
     run = sol.gradient_descent_sequence(model, k, n, iteration[-1], s_run, step=step, resample=False)
     error = record(run, {"error": lambda s: recovery_error(model, s)}, iteration)["error"]
     return {"error": error, "final_error": float(error[-1])}
+
 
 FIGURE1_SOLVERS = ("slm", "fm", "fm_standardised")
 

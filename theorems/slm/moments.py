@@ -21,19 +21,18 @@ PAPER.claim(
                       law=PowerLaw("gradient_unbiased", "n", -0.5)),))
 
 PAPER.claim(
-    "section2_1.gradient_descent_stalls", item="Section 2.1",
-    statement="Eq. (6)'s gradient is biased by the skewness kappa and the kurtosis phi - 3, so gradient descent on "
-              "Eq. (5) 'cannot work well when the distribution is skewed': on truncated Gaussian x (a = 0), from "
-              "Algorithm 1's start with the oracle, noise-free, one training set, step size 0.2, its recovery error "
-              "stalls above 0.2 after T steps (quick: T = 30, n = 10,000, d = 20; the start is about 2). On "
-              "Gaussian x (kappa = 0, phi = 3: no bias) the same iteration ends below 0.2 (the control). Scope: "
-              "step 0.2; with step 0.1 the error on skewed x keeps falling slowly (0.10-0.13 after 80 steps in 3 "
-              "runs at n = 10,000), so the bias shows as a stall at this step size, not as a fixed point away from "
-              "M* (the truth is stationary for every distribution: F vanishes there).",
+    "section2_1.gradient_descent_skewed", item="Section 2.1",
+    statement="Eq. (6)'s gradient carries, beyond tr(M - M*) I, terms in the skewness kappa and the kurtosis "
+              "phi - 3, so gradient descent on Eq. (5) 'cannot work well when the distribution is skewed': on "
+              "truncated Gaussian x (a = 0), from Algorithm 1's start with the oracle, noise-free, one training "
+              "set, step size 0.2, its recovery error after T steps is still at least 0.2 (replicate mean; quick: "
+              "T = 30, n = 10,000, d = 20, k = 3; the start is about 2). On Gaussian x (kappa = 0, phi = 3: F is "
+              "tr(M - M*) I alone, as for any x) the same iteration ends below 0.2 (the control). Scope: step 0.2; "
+              "with step 0.1 the error on skewed x was still falling after 80 steps (0.10-0.13 in 3 runs at "
+              "n = 10,000), and M* is stationary for every distribution (F vanishes there).",
     formula=r"\|w^{(T)} - w^*\|_2 + \|M^{(T)} - M^*\|_2 \ge 0.2  \text{(gradient descent, skewed x)}",
     law=Bound("final_error", 0.2, sense=">="), sweep=sw.GRADIENT_DESCENT,
     controls=(Control("gaussian", "Gaussian x: the same iteration ends below 0.2", fixed={"dist": "gaussian"}),))
-
 
 PAPER.claim(
     "definition1.tau", item="Definition 1",
