@@ -27,12 +27,16 @@ PAPER.claim(
               "truncated Gaussian x (a = 0), from Algorithm 1's start with the oracle, noise-free, one training "
               "set, step size 0.2, its recovery error after T steps is still at least 0.2 (replicate mean; quick: "
               "T = 30, n = 10,000, d = 20, k = 3; the start is about 2). On Gaussian x (kappa = 0, phi = 3: F is "
-              "tr(M - M*) I alone, as for any x) the same iteration ends below 0.2 (the control). Scope: step 0.2; "
-              "with step 0.1 the error on skewed x was still falling after 80 steps (0.10-0.13 in 3 runs at "
-              "n = 10,000), and M* is stationary for every distribution (F vanishes there).",
+              "tr(M - M*) I alone, as for any x) the same iteration mostly ends below 0.2 (median 0.02 after 40 "
+              "steps over 20 runs) but not always (the slowest of 20 runs: 0.28), so the Gaussian contrast is "
+              "reported, not judged: at this tier's replicate count a mean-based Gaussian control missed in 14 of "
+              "20 root seeds. Scope: step 0.2; with step 0.1 the error on skewed x was still falling after 80 "
+              "steps (0.10-0.13 in 3 runs at n = 10,000), and M* is stationary for every distribution (F vanishes "
+              "there).",
     formula=r"\|w^{(T)} - w^*\|_2 + \|M^{(T)} - M^*\|_2 \ge 0.2  \text{(gradient descent, skewed x)}",
     law=Bound("final_error", 0.2, sense=">="), sweep=sw.GRADIENT_DESCENT,
-    controls=(Control("gaussian", "Gaussian x: the same iteration ends below 0.2", fixed={"dist": "gaussian"}),))
+    controls=(Control("at_least_1", "the error after T steps is at least 1 (half the start)",
+                      law=Bound("final_error", 1.0, sense=">=")),))
 
 PAPER.claim(
     "definition1.tau", item="Definition 1",
