@@ -46,6 +46,55 @@ def test_an_als_sweep_leaves_its_last_coordinate_at_the_minimum_and_keeps_residu
     np.testing.assert_allclose(Qt, (X @ V).T, atol=1e-12)
 
 
+def als_sweep_two_passes(X, e, Q, w0, w, V, reg_v):
+    """The sweep written plainly (no regularisation of w0 and w): each coordinate's sums of e h and h^2, then its
+    update of e and q in a second pass, h stored (Rendle 2012, Algorithm 2)."""
+    n, d = X.shape
+
+    def step(theta, h, reg):
+        num, den = reg * theta, reg
+        for i in range(n):
+            num += e[i] * h[i]
+            den += h[i] * h[i]
+        delta = -num / den if den > 0.0 else 0.0
+        for i in range(n):
+            e[i] += delta * h[i]
+        return delta
+    w0 += step(w0, [1.0] * n, 0.0)
+    for a in range(d):
+        w[a] += step(w[a], X[:, a], 0.0)
+    for f in range(V.shape[1]):
+        for a in range(d):
+            x, v = X[:, a], V[a, f]
+            h = [x[i] * (Q[f, i] - v * x[i]) for i in range(n)]
+            num, den = reg_v * v, reg_v
+            for i in range(n):
+                num += e[i] * h[i]
+                den += h[i] * h[i]
+            if den <= 0.0:
+                continue
+            delta = -num / den
+            V[a, f] = v + delta
+            for i in range(n):
+                e[i] += delta * h[i]
+                Q[f, i] += delta * x[i]
+    return w0
+
+
+def test_fused_als_sweep_equals_the_two_pass_sweep_bit_for_bit():
+    rng = np.random.default_rng(3)
+    X, y = rng.standard_normal((60, 5)), rng.standard_normal(60)
+    states = []
+    for fused in (True, False):
+        V, w, w0 = 0.3 * np.arange(10.0).reshape(5, 2) / 10, np.zeros(5), 0.0
+        e, Qt = -y.copy(), np.ascontiguousarray((X @ V).T)
+        for _ in range(3):
+            w0 = (als_sweep(np.ascontiguousarray(X.T), e, Qt, w0, w, V, 0.0, 0.0, 0.1, np.empty(60)) if fused
+                  else als_sweep_two_passes(X, e, Qt, w0, w, V, 0.1))
+        states.append((w0, w, V, e, Qt))
+    for a, b in zip(*states):
+        np.testing.assert_array_equal(a, b)
+
 def test_als_recovers_a_noise_free_diagonal_free_model_without_raising_the_training_loss():
     model = gen.low_rank_model(20, 3, gen.FeatureDistribution("gaussian"), 1, diag_free=True)
     X, y = gen.slm_instances(model, 4000, 2)
