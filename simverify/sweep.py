@@ -311,6 +311,11 @@ def _data_hashes(claim: Claim, params: dict, cache: dict) -> dict:
     return out
 
 
+def _coordinate_name_clash(claim_id: str, name: str) -> ValueError:
+    return ValueError(f"{claim_id}: output {name!r} has the name of a coordinate (grid dim or parameter); "
+                      "rename the output")
+
+
 def _check_output_names(claim: Claim, grid, first: dict) -> None:
     """Refuse declared outputs the Dataset cannot hold: an output named like a coordinate (a grid dim, a
     zipped parameter, a parameter, ``replicate``) or with a grid dim among its own dims."""
@@ -318,8 +323,7 @@ def _check_output_names(claim: Claim, grid, first: dict) -> None:
     taken = grid_names | set(first) | {p for group in grid.zipped.values() for p in group}
     for name, dims in claim.sweep.outputs.items():
         if name in taken:
-            raise ValueError(f"{claim.id}: output {name!r} has the name of a coordinate (grid dim or parameter); "
-                             "rename the output")
+            raise _coordinate_name_clash(claim.id, name)
         clash = sorted(grid_names & set(dims))
         if clash:
             raise ValueError(f"{claim.id}: output {name!r} declares dim {clash[0]!r}, which is already a grid dim")
@@ -515,8 +519,7 @@ def assemble(p: Plan, results: dict) -> xr.Dataset:
     data = {}
     for name, value in results[p.tasks[0].key].items():
         if name in coords or name in params:
-            raise ValueError(f"{p.claim.id}: output {name!r} has the name of a coordinate (grid dim or parameter); "
-                             "rename the output")
+            raise _coordinate_name_clash(p.claim.id, name)
         dims = _output_dims(p, name, value)
         arr = np.full(shape + list(value.shape), np.nan)
         for t in p.tasks:

@@ -178,13 +178,10 @@ def test_blocked_pass_equals_the_scalar_pass(dist, diag_free, with_view, with_di
     mean, sd, _, _ = model.dist.moments
     scale, shift = (rng.uniform(0.5, 2, d), rng.standard_normal(d)) if with_view else (np.empty(0), np.empty(0))
 
-    def cols(*parts):
-        return np.ascontiguousarray(np.column_stack(parts))
-
     def args():
         return (stream_states(3, n_chunks(n, kslm.INSTANCE_CHUNK)), model.dist.code, model.dist.param, mean, sd, n,
-                kslm.INSTANCE_CHUNK, N_SLOTS, cols(model.w_star, model.U_star), model.s_star, model.diag_star,
-                model.noise, cols(w, U, V), diag, scale, shift)
+                kslm.INSTANCE_CHUNK, N_SLOTS, gen.factor_columns(model.w_star, model.U_star), model.s_star,
+                model.diag_star, model.noise, gen.factor_columns(w, U, V), diag, scale, shift)
     with one_blas_thread():
         blocked = kslm.residual_moment_blocks(*args())
     for a, b in zip(blocked, kslm.residual_moment_slots(*args())):

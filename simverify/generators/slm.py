@@ -235,6 +235,12 @@ def slm_instances(model: SecondOrderModel, n: int, seed) -> tuple[np.ndarray, np
     return X, X @ model.w_star + quad + model.noise * xi
 
 
+def factor_columns(*parts: np.ndarray) -> np.ndarray:
+    """Vectors (d,) and factor matrices (d, m) side by side as one C-contiguous (d, total) matrix: the form the
+    kernels take a factor set in (e.g. [w, U, V] for x^T w and the projections x^T u_j, x^T v_j)."""
+    return np.ascontiguousarray(np.column_stack([np.asarray(p, dtype=float) for p in parts]))
+
+
 def residual_moments(model: SecondOrderModel, n: int, seed, w: np.ndarray, U: np.ndarray, V: np.ndarray,
                      diag: np.ndarray | None = None, view: FeatureView | None = None,
                      ) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
@@ -246,10 +252,9 @@ def residual_moments(model: SecondOrderModel, n: int, seed, w: np.ndarray, U: np
     diag = np.zeros(d) if diag is None else diag
     scale, shift = (np.empty(0), np.empty(0)) if view is None else (view.scale, view.shift)
 
-    def columns(*parts):  # the kernel takes each factor set as one (d, m) matrix, its columns the vectors
-        return np.ascontiguousarray(np.column_stack([np.asarray(p, dtype=float) for p in parts]))
-    args = (states, code, param, mean, sd, n, chunk, N_SLOTS, columns(model.w_star, model.U_star), model.s_star,
-            model.diag_star, model.noise, columns(w, U, V), np.ascontiguousarray(diag, float), scale, shift)
+    args = (states, code, param, mean, sd, n, chunk, N_SLOTS, factor_columns(model.w_star, model.U_star),
+            model.s_star, model.diag_star, model.noise, factor_columns(w, U, V), np.ascontiguousarray(diag, float),
+            scale, shift)
     if d >= BLOCKED_MIN_D:  # large d: the projections and the update as matrix products
         with one_blas_thread():
             AU, P0, P = residual_moment_blocks(*args)

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from simverify.generators.slm import factor_columns
 from simverify.kernels.fm import als_sweep
 from simverify.kernels.rng import as_seed_sequence
 from simverify.kernels.slm import second_order_predictions
@@ -78,6 +79,6 @@ class FactorizationMachine:
     def predict(self, X: np.ndarray) -> np.ndarray:
         """(n,) predictions for X (n, d)."""
         X = finite_matrix("X", X)
-        Wt = np.ascontiguousarray(np.column_stack([self.w_, self.V_, self.V_ / 2.0]))  # sum_{a<b} = (XV)^2/2 - diag
+        Wt = factor_columns(self.w_, self.V_, self.V_ / 2.0)  # sum_{a<b} = (XV)^2 / 2 - diag
         empty = np.empty(0)
         return second_order_predictions(X, float(self.w0_), Wt, (self.V_ ** 2).sum(axis=1) / 2.0, empty, empty)

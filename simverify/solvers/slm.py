@@ -18,6 +18,7 @@ from simverify.generators.slm import (
     FeatureDistribution,
     FeatureView,
     SecondOrderModel,
+    factor_columns,
     feature_power_means,
     residual_moments,
     sample_standardised_moments,
@@ -52,7 +53,7 @@ class SLMState:
         """yhat = z^T w + z^T M z (n,) for the exactly standardised X (n, d), z = the solver's view of x."""
         diag = np.einsum("ij,ij->i", self.U, self.V) if self.diag_free else np.zeros(self.w.size)
         scale, shift = (np.empty(0), np.empty(0)) if self.view is None else (self.view.scale, self.view.shift)
-        Wt = np.ascontiguousarray(np.column_stack([self.w, self.U, self.V]), dtype=float)
+        Wt = factor_columns(self.w, self.U, self.V)
         return second_order_predictions(np.ascontiguousarray(X, dtype=float), 0.0, Wt, diag, scale, shift)
 
 
