@@ -59,7 +59,26 @@ def table(v: dict[str, float]) -> list[str]:
               if k.startswith("track_fraction_of_limit_")]
     lines.append("")
     lines += [f"{k:<52} {x / 2**20:.0f} MiB" for k, x in sorted(v.items()) if k.startswith("peakmem_")]
-    return lines
+    return lines + nmf_goals(v)
+
+
+def nmf_goals(v: dict[str, float]) -> list[str]:
+    """andnmf's goals (bench_andnmf.py): AND's time to 1e-3 against scikit-learn cd's time to its best error,
+    and our MU / HALS per sweep against scikit-learn's mu / cd (each goal: ratio >= 1)."""
+    if "track_time_and_to_1e3" not in v:
+        return []
+    out = ["", "andnmf (DIR, W = 1000, D = 100, N = 5000)"]
+    t_and, t_cd = v["track_time_and_to_1e3"], v.get("track_time_sklearn_cd_to_its_best", float("nan"))
+    ratio = v.get("track_and_speedup_over_sklearn_cd", float("nan"))
+    out.append(f"  AND to 1e-3: {t_and:.3g} s (error {v.get('track_error_and', float('nan')):.3g}); sklearn cd to "
+               f"its best: {t_cd:.3g} s (error {v.get('track_error_sklearn_cd_best', float('nan')):.3g}); ratio "
+               f"{ratio:.2f} {'MET' if ratio >= 1 else 'NOT MET'}")
+    for ours, theirs in (("mu", "mu"), ("hals", "cd")):
+        a, b = v.get(f"track_time_ours_{ours}_sweep"), v.get(f"track_time_sklearn_{theirs}_sweep")
+        if a and b:
+            out.append(f"  {ours} per sweep {a:.3g} s, sklearn {theirs} {b:.3g} s: ratio {b / a:.2f} "
+                       f"{'MET' if b / a >= 1 else 'NOT MET'}")
+    return out
 
 
 def main(argv=None) -> int:

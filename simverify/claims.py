@@ -73,7 +73,8 @@ class Sweep:
     engine binds signature defaults + ``tier.fixed`` + the grid cell. ``outputs`` names the
     dims of array outputs, e.g. ``{"nmse": ("m",)}`` (coordinates: ``params[dim]`` when that
     is a list of the right length, else 0..k-1). ``data`` maps a parameter to a resolver
-    (dataset name -> file) whose content hash enters the cell keys. ``name`` is part of every
+    (dataset name -> file, or None when the cell reads no file) whose content hash enters the cell keys.
+    ``name`` is part of every
     cell's seed: claims sharing a sweep share its cells.
     """
     name: str

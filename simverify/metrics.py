@@ -80,3 +80,43 @@ def normalised_mse(y_pred: np.ndarray, y_true: np.ndarray) -> float:
     if not np.all(np.isfinite(y_pred)):
         return float("inf")
     return float(np.mean((y_pred - y_true) ** 2) / np.mean(y_true ** 2))
+
+
+def correlation_errors(A: np.ndarray, A_star: np.ndarray) -> np.ndarray:
+    """eps_i = min over j and real sigma of ||A*_i - sigma A_j||_2, i = 1..D* (Li & Liang 2017, Section 7):
+    how well column i of A* (W, D*) is covered by the best column of A (W, D) up to scale (any permutation).
+    The best j maximises |<A*_i, A_j>| / ||A_j||; the residual A*_i - sigma A_j is then formed explicitly (not
+    by subtracting squares, which would floor the error near 1e-8 per column). A zero or non-finite column of A
+    covers nothing. Returns (D*,); the paper's total correlation error is the sum."""
+    norms = np.linalg.norm(A, axis=0)
+    usable = np.isfinite(norms) & (norms > 0)
+    if not usable.any():
+        return np.linalg.norm(A_star, axis=0)
+    B = A[:, usable] / norms[usable]
+    inner = A_star.T @ B  # (D*, D_usable)
+    best = np.abs(inner).argmax(axis=1)
+    sigma = inner[np.arange(A_star.shape[1]), best]
+    return np.linalg.norm(A_star - B[:, best] * sigma, axis=0)
+
+
+def diagonal_scaled_error(A: np.ndarray, A_star: np.ndarray) -> tuple[float, float]:
+    """(||A - A* Sigma||_2, min_i Sigma_ii) with Sigma diagonal fitted column by column by least squares,
+    Sigma_ii = <A_i, A*_i> / ||A*_i||^2 (Theorems 1, 4, 5 claim ||A - A* Sigma||_2 <= eps with Sigma >= I/2).
+    The column-wise fit minimises the Frobenius norm, so the spectral norm reported is an upper bound on the
+    minimum over diagonal Sigma. A (W, D) and A* (W, D), columns matched by index (AND keeps the order)."""
+    if not np.all(np.isfinite(A)):
+        return float("inf"), float("nan")
+    sigma = (A * A_star).sum(axis=0) / (A_star ** 2).sum(axis=0)
+    return float(np.linalg.norm(A - A_star * sigma, 2)), float(sigma.min())
+
+
+def gcc_parameters(X: np.ndarray) -> dict[str, float]:
+    """The tightest (r, k, m, lambda) of Definition 1 that samples X (D, N) satisfy, with Delta = X X^T / N:
+    r = max ||x||_1, k = D max_i Delta_ii / 2, m = D^2 max_{i != j} Delta_ij, lambda = D lambda_min(Delta) / k."""
+    D, N = X.shape
+    delta = X @ X.T / N
+    diag = np.diag(delta).copy()
+    k = D * diag.max() / 2.0
+    off = delta - np.diag(diag)
+    return {"r": float(np.abs(X).sum(axis=0).max()), "k": float(k), "m": float(D * D * off.max()),
+            "lambda": float(D * np.linalg.eigvalsh(delta)[0] / k)}

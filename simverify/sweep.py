@@ -296,11 +296,14 @@ def _bind(claim: Claim, tier: str, overrides: Mapping[str, Any] | None):
 def _data_hashes(claim: Claim, params: dict, cache: dict) -> dict:
     """Content hash of each fixed data file the cell reads (Sweep.data: param -> resolver). The
     parameter stays the data set's name (seeds and keys do not depend on where the file lies);
-    the measure opens ``resolver(name)`` itself."""
+    the measure opens ``resolver(name)`` itself. A resolver returning None means the cell reads no file (an
+    optional data parameter left at its default)."""
     out = {}
     for param, resolver in claim.sweep.data.items():
         name = params[param]
         path = resolver(name)
+        if path is None:
+            continue
         if path not in cache:
             try:
                 cache[path] = file_hash(path)

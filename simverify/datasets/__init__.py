@@ -1,1 +1,2 @@
-"""Readers of public data sets in their published file layouts (no data is shipped or downloaded)."""
+"""Readers of public data sets in their published file layouts. Nothing is downloaded; one small file ships with
+the package: the Olivetti faces (``data/olivettifaces.mat``, provenance in ``data/PROVENANCE.md``)."""

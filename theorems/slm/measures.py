@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from simverify import metrics
+from simverify.designs import paired
 from simverify.generators import slm as gen
 from simverify.iteration import record
 from simverify.solvers import slm as sol
@@ -14,18 +15,6 @@ from simverify.solvers.factorization_machine import FactorizationMachine
 
 def distribution(dist: str, param: float) -> gen.FeatureDistribution:
     return gen.FeatureDistribution(dist, float(param))
-
-
-def _fresh(seed: np.random.SeedSequence) -> np.random.SeedSequence:
-    """An unspawned copy of ``seed``: its children are the ones ``seed`` gave on its first spawn."""
-    return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key)
-
-
-def paired(measure, seed, name: str, values: list, **params) -> dict:
-    """A paired design: ``measure`` at every value of parameter ``name`` on the same seed (the same model, state and
-    instance streams, nested in n), each output gaining a leading dim ``name``."""
-    runs = [measure(_fresh(seed), **{name: v}, **params) for v in values]
-    return {key: np.array([r[key] for r in runs]) for key in runs[0]}
 
 
 def recovery_error(model: gen.SecondOrderModel, state) -> float:

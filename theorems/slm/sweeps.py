@@ -3,6 +3,7 @@ tiers reach the paper's sizes (Section 5.1: d = 1000, k = 10, n = 30 k d) where 
 from __future__ import annotations
 
 from simverify.claims import Grid, Sweep, Tier
+from simverify.designs import paired_outputs
 
 from . import measures as ms
 
@@ -20,10 +21,6 @@ def _tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
 ITERATION_OUT = {"error": ("iteration",)}
 # paired designs (a list of n or tau, one seed): every output gains that leading dim
 PAIRED_ITERATION_OUT = {"error": ("n", "iteration"), "contraction": ("n",), "final_error": ("n",)}
-
-
-def paired_outputs(dim: str, *names: str) -> dict[str, tuple[str, ...]]:
-    return {name: (dim,) for name in names}
 
 
 MOMENT_OUT = ("tau_hat", "tau_exact", "G_deviation", "H_deviation")

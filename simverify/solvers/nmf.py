@@ -1,0 +1,249 @@
+"""Non-negative matrix factorization solvers: AND (Li & Liang 2017, Algorithm 1) and the competitors of its
+Section 7, as scikit-learn style estimators (``__init__`` stores parameters; ``fit``; trailing-underscore
+attributes).
+
+Layout: ``fit(X)`` takes scikit-learn's X (n_samples N, n_features W); internally Y = X^T (W, N) and the
+feature matrix A (W, D), the paper's layout, with ``components_`` = A^T (D, W). Every estimator also has
+``iterate(X)``, a generator of ``(t, A)`` (docs/iteration.md): t counts stages for AND and sweeps (epochs) for
+the others, t = 0 being the start; A (W, D) is the live matrix (copy it to keep it).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from simverify.kernels.nmf import gradient_steps, hals_update, multiplicative_update, online_steps, threshold_in_place
+from simverify.validation import finite_matrix, positive_int, real_number, require
+
+SINGULAR_COND = 1e12  # a starting matrix whose condition number exceeds this is refused as singular
+
+
+@dataclass(frozen=True)
+class ConstantThreshold:
+    """alpha_i = alpha in every stage (Theorems 1 and 5: alpha = 1/4; Figure 2's 'constant threshold c')."""
+    alpha: float = 0.25
+
+    def __call__(self, stage: int, A0: np.ndarray) -> float:
+        return self.alpha
+
+
+@dataclass(frozen=True)
+class NoThreshold:
+    """No thresholding at all, z = A^(0)+ y (Section 5.1: no progress once A and A* share a subspace); unlike
+    alpha = 0, which still sets the negative decodings to zero."""
+
+    def __call__(self, stage: int, A0: np.ndarray) -> float:
+        return -math.inf
+
+
+@dataclass(frozen=True)
+class GeometricThreshold:
+    """alpha_i = alpha0 / rate^(i-1), i = 1, 2, ... (Section 7: alpha0 = 0.1, rate = 1.1)."""
+    alpha0: float = 0.1
+    rate: float = 1.1
+
+    def __call__(self, stage: int, A0: np.ndarray) -> float:
+        return self.alpha0 / self.rate ** stage
+
+
+@dataclass(frozen=True)
+class TheoryThreshold:
+    """alpha = (lambda ||E0||_2 / r)^(2/(q+1)) (after Theorem 4), E0 the off-diagonal part of A*^+ A0 at the
+    stage's start: an oracle schedule (it reads A* (W, D)), floored at ``floor`` so it never reaches 0."""
+    A_star: np.ndarray
+    lam: float
+    r: float
+    q: float
+    floor: float = 1e-12
+
+    def __call__(self, stage: int, A0: np.ndarray) -> float:
+        M = np.linalg.lstsq(self.A_star, A0, rcond=None)[0]
+        E0 = M - np.diag(np.diag(M))
+        return max(self.floor, (self.lam * np.linalg.norm(E0, 2) / self.r) ** (2.0 / (self.q + 1.0)))
+
+
+def last_iterate(iterates) -> tuple[int, np.ndarray]:
+    """The final (t, A) of an ``iterate`` generator (what ``fit`` keeps)."""
+    t, A = 0, None
+    for t, A in iterates:  # noqa: B007  the loop runs the solver; the last pair is the result
+        pass
+    return t, A
+
+
+def data_matrix(X) -> np.ndarray:
+    """Y (W, N) from scikit-learn's X (N, W): finite real entries required."""
+    return np.ascontiguousarray(finite_matrix("X", X).T)
+
+
+def non_negative_data(X) -> np.ndarray:
+    """Y (W, N) as :func:`data_matrix`, refusing negative entries (the competitors model Y >= 0)."""
+    Y = data_matrix(X)
+    require(bool(np.all(Y >= 0.0)), "X has negative entries; this solver factorizes non-negative data")
+    return Y
+
+
+def starting_matrix(A0, Y: np.ndarray, n_components: int) -> np.ndarray:
+    """A0 (W, D) checked against Y (W, N): finite, matching W, D <= min(W, N), full column rank."""
+    A0 = finite_matrix("A0", A0).copy()
+    W, N = Y.shape
+    require(A0.shape == (W, n_components), f"A0 must have shape (W, D) = {(W, n_components)}, got {A0.shape}")
+    require(n_components <= min(W, N), f"rank D={n_components} exceeds min(W, N) = {min(W, N)}")
+    s = np.linalg.svd(A0, compute_uv=False)
+    require(s[-1] > 0 and s[0] / s[-1] < SINGULAR_COND,
+            f"A0 is singular (condition number {s[0] / s[-1] if s[-1] > 0 else math.inf:.3g}): "
+            "its pseudo-inverse decodes nothing")
+    return A0
+
+
+class AND:
+    """Alternating Non-negative gradient Descent (Algorithm 1).
+
+    Per stage j: P = A^(0)+ (D, W) from the stage's starting matrix; decode z = phi_alpha_j(P y); T gradient
+    steps A <- A + eta (y - A z) z^T. ``batch=True`` (Section 7: the whole dataset per step, the update
+    averaged over the N samples) or False (one sample per step, cycling through the columns of Y in order).
+    ``eta="auto"``: in batch mode 1 / lambda_max(Z Z^T / N), the stage quadratic's 1/L step; online,
+    1 / max ||z||^2 over the stage's decodings. ``threshold``: a schedule (stage, A^(0)) -> alpha, or a number
+    (constant)."""
+
+    def __init__(self, n_components: int, A0=None, threshold=None, n_stages: int = 50, T: int = 50,
+                 eta="auto", batch: bool = True):
+        self.n_components = n_components
+        self.A0 = A0
+        self.threshold = threshold
+        self.n_stages = n_stages
+        self.T = T
+        self.eta = eta
+        self.batch = batch
+
+    def _schedule(self):
+        t = GeometricThreshold() if self.threshold is None else self.threshold
+        if isinstance(t, (int, float)) and not isinstance(t, bool):
+            t = ConstantThreshold(real_number("threshold", t, 0.0, 1e6))
+        require(callable(t), f"threshold must be a number or a schedule, got {t!r}")
+        return t
+
+    def _check(self, Y: np.ndarray) -> np.ndarray:
+        positive_int("n_stages", self.n_stages)
+        positive_int("T", self.T)
+        require(isinstance(self.batch, bool), f"batch must be true or false, got {self.batch!r}")
+        if self.eta != "auto":
+            real_number("eta", self.eta, 1e-300, 1e6)
+        require(self.A0 is not None, "AND needs a starting matrix A0 (W, D)")
+        return starting_matrix(self.A0, Y, positive_int("n_components", self.n_components))
+
+    def iterate(self, X) -> Iterator[tuple[int, np.ndarray]]:
+        """Yield (j, A) after each stage j = 1..n_stages, and (0, A0) first."""
+        Y = data_matrix(X)
+        A = self._check(Y)
+        schedule = self._schedule()
+        self.alphas_ = []
+        yield 0, A
+        for j in range(self.n_stages):
+            alpha = float(schedule(j, A))
+            if alpha != -math.inf:
+                real_number(f"threshold of stage {j + 1}", alpha, 0.0, 1e12)
+            P = np.linalg.pinv(A)  # Algorithm 1 line 5: the stage's decoding matrix
+            if self.batch:
+                self._batch_stage(A, P, Y, alpha)
+            else:
+                self._online_stage(A, P, Y, alpha, j)
+            self.alphas_.append(alpha)
+            yield j + 1, A
+
+    def _batch_stage(self, A, P, Y, alpha):
+        Z = P @ Y
+        threshold_in_place(Z, alpha)
+        N = Y.shape[1]
+        ZZt = Z @ Z.T / N
+        top = np.linalg.eigvalsh(ZZt)[-1]
+        if top <= 0.0:  # every decoding thresholded to zero: no gradient
+            return
+        eta = 1.0 / top if self.eta == "auto" else float(self.eta)
+        gradient_steps(A, Y @ Z.T / N, ZZt, eta, self.T)
+
+    def _online_stage(self, A, P, Y, alpha, stage):
+        N = Y.shape[1]
+        cols = (stage * self.T + np.arange(self.T)) % N
+        Ys = np.ascontiguousarray(Y[:, cols])
+        if self.eta == "auto":
+            Z = P @ Ys
+            threshold_in_place(Z, alpha)
+            top = float((Z ** 2).sum(axis=0).max())
+            eta = 1.0 / top if top > 0 else 0.0
+        else:
+            eta = float(self.eta)
+        online_steps(A, np.ascontiguousarray(P), Ys, alpha, eta)
+
+    def fit(self, X, y=None) -> AND:
+        """Run every stage; sets A_ (W, D), components_ (D, W), alphas_ (the thresholds used), n_iter_."""
+        self.n_iter_, self.A_ = last_iterate(self.iterate(X))
+        self.components_ = self.A_.T
+        return self
+
+
+class _Alternating:
+    """Shared shape of the competitors: Z0 = NNLS(A0, Y) (as in the paper's code), then sweeps. Solvers whose
+    updates need Y >= 0 (multiplicative ones) refuse negative data; HALS and ANLS constrain only A and Z."""
+    needs_non_negative_data = True
+
+    def __init__(self, n_components: int, A0=None, max_iter: int = 200, eps: float = 1e-10):
+        self.n_components = n_components
+        self.A0 = A0
+        self.max_iter = max_iter
+        self.eps = eps
+
+    def _start(self, X):
+        Y = non_negative_data(X) if self.needs_non_negative_data else data_matrix(X)
+        positive_int("max_iter", self.max_iter)
+        real_number("eps", self.eps, 0.0, 1.0)
+        require(self.A0 is not None, f"{type(self).__name__} needs a starting matrix A0 (W, D)")
+        A = np.maximum(starting_matrix(self.A0, Y, positive_int("n_components", self.n_components)), 0.0)
+        return Y, A, self._decode(A, Y)
+
+    @staticmethod
+    def _decode(A, Y):
+        from simverify.kernels.nnls import nonnegative_least_squares
+        return np.ascontiguousarray(nonnegative_least_squares(A, Y))
+
+    def iterate(self, X) -> Iterator[tuple[int, np.ndarray]]:
+        Y, A, Z = self._start(X)
+        yield 0, A
+        for t in range(1, self.max_iter + 1):
+            self._sweep(Y, A, Z)
+            self.Z_ = Z
+            yield t, A
+
+    def fit(self, X, y=None):
+        """Run max_iter sweeps; sets A_ (W, D), components_ (D, W), Z_ (D, N), n_iter_."""
+        self.n_iter_, self.A_ = last_iterate(self.iterate(X))
+        self.components_ = self.A_.T
+        return self
+
+
+class MultiplicativeUpdate(_Alternating):
+    """Lee & Seung (2001) multiplicative updates for ||Y - A Z||_F^2, from max(A0, 0) and Z0 = NNLS(A0, Y)."""
+
+    def _sweep(self, Y, A, Z):
+        multiplicative_update(Y, A, Z, self.eps)
+
+
+class HALS(_Alternating):
+    """Hierarchical alternating least squares (Cichocki et al. 2007): exact column-wise non-negative updates of
+    A, then of Z's rows, from max(A0, 0) and Z0 = NNLS(A0, Y)."""
+    needs_non_negative_data = False
+
+    def _sweep(self, Y, A, Z):
+        hals_update(Y, A, Z, self.eps)
+
+
+class ANLS(_Alternating):
+    """Alternating non-negative least squares (Kim & Park 2008): A^T = NNLS(Z^T, Y^T), then Z = NNLS(A, Y)."""
+    needs_non_negative_data = False
+
+    def _sweep(self, Y, A, Z):
+        from simverify.kernels.nnls import nonnegative_least_squares
+        A[:, :] = nonnegative_least_squares(np.ascontiguousarray(Z.T), np.ascontiguousarray(Y.T)).T
+        Z[:, :] = self._decode(A, Y)
