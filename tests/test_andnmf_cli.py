@@ -15,6 +15,8 @@ from .test_cli import assert_refused, cli
     ("andnmf.figure1.and_faster_than_hals", 'solver=["and","hals","anls","nmf"]', "parameter solver must be a list of"),
     ("andnmf.lemma10.update_bound", "warm_stages=-1", "parameter warm_stages must be a non-negative integer"),
     ("andnmf.theorem1.sigma", "stage=[0,2,1]", "parameter stage must be increasing non-negative checkpoints"),
+    ("andnmf.lemma6.decoding_bound", "ell=1.0", "parameter ell must be a finite number in [0, 0.999]"),
+    ("andnmf.lemma2.threshold_gain", "chunk=0", "chunk"),
 ])
 def test_bad_andnmf_parameters_are_refused_in_one_line_before_any_work(tmp_path, claim, assignment, needle):
     store = tmp_path / "s"

@@ -73,6 +73,13 @@ def last_iterate(iterates) -> tuple[int, np.ndarray]:
     return t, A
 
 
+def phi_alpha(M: np.ndarray, alpha: float) -> np.ndarray:
+    """phi_alpha(M) (Section 1.1.1): a copy of the 2-d M with entries below alpha (and NaN) set to 0."""
+    Z = np.array(M, dtype=np.float64, order="C")
+    threshold_in_place(Z, float(alpha))
+    return Z
+
+
 def data_matrix(X) -> np.ndarray:
     """Y (W, N) from scikit-learn's X (N, W): finite real entries required."""
     return np.ascontiguousarray(finite_matrix("X", X).T)

@@ -2,7 +2,8 @@
 Correlations" (paper key ``andnmf``).
 
 Measures (``measures``) compose generators, solvers and metrics; ``sweeps`` declares the simulations; the claims,
-by section: ``conditions`` (Proposition 1's GCC parameters), ``recovery`` (Section 5.1, Theorems 1 and 5, Lemma 10),
+by section: ``conditions`` (Proposition 1's GCC parameters), ``decoding`` (Lemmas 2, 6 and 8),
+``recovery`` (Section 5.1, Theorems 1 and 5, Lemma 10),
 ``experiments`` (Figures 1-4, Theorem 4), ``faces`` (Figure 5).
 """
 from __future__ import annotations
@@ -13,11 +14,11 @@ from simverify.validation import check_int_parameter, check_real_parameter
 
 from . import measures as ms
 
-_POSITIVE_INTEGERS = ("W", "D", "N", "T")
+_POSITIVE_INTEGERS = ("W", "D", "N", "T", "chunk")
 _NON_NEGATIVE_INTEGERS = ("warm_stages",)
 _CHOICES = {"kind": tuple(gen.KINDS), "matrix": ("topic", "neg"), "schedule_name": ms.SCHEDULES}
 _REALS = {"s": (1e-9, 1e9), "scale": (0.0, 1e3), "q": (1e-3, 1e6), "alpha": (0.0, 1e6), "alpha0": (0.0, 1e6),
-          "rate": (1.0, 1e6), "r_l": (0.0, 1e3), "r_n": (0.0, 1e3)}
+          "rate": (1.0, 1e6), "r_l": (0.0, 1e3), "r_n": (0.0, 1e3), "ell": (0.0, 0.999), "spread": (0.0, 1.0)}
 
 
 def _values(p: dict, name: str) -> list:
@@ -109,5 +110,5 @@ PAPER = Paper("andnmf", "Li, Liang (2017), Provable Alternating Gradient Descent
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
 # isort: off
-from . import conditions, recovery, experiments, faces  # noqa: E402, F401
+from . import conditions, decoding, recovery, experiments, faces  # noqa: E402, F401
 # isort: on

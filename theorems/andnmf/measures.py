@@ -18,6 +18,39 @@ SCHEDULES = ("decreasing", "constant", "none", "theory")
 SOLVERS = ("and", "hals", "mu", "anls", "sklearn_cd", "sklearn_mu", "lda")
 
 
+def decoding_matrices(D: int, ell: float, spread: float, seed) -> tuple[np.ndarray, np.ndarray]:
+    """Lemma 6's Sigma' (D,) and E' (D, D): Sigma'_ii uniform on [1 - spread/2, 1 + spread/2), E' off-diagonal
+    standard normal scaled to ||E'||_2 = ell."""
+    g = np.random.default_rng(seed)
+    sigma = 1.0 + spread * (g.random(D) - 0.5)
+    E = g.standard_normal((D, D))
+    np.fill_diagonal(E, 0.0)
+    return sigma, E * (ell / np.linalg.norm(E, 2))
+
+
+def measure_decoding(seed, *, D: int, s: float, ell: float, alpha: float, N: int, kind: str = "binary",
+                     q: float = 1.0, spread: float = 0.1, chunk: int = 25_000) -> dict:
+    """Lemmas 6 and 8: z = phi_alpha((Sigma' + E') x) against Sigma' x, the errors max(||E[(Sigma'x - z) x^T]||_2,
+    ||E[(Sigma'x - z) z^T]||_2) with the threshold (err_threshold) and without it, z = (Sigma' + E') x (err_none),
+    the expectations estimated over N samples (in chunks of ``chunk`` with one stream each)."""
+    s_model, s_data = seed.spawn(2)
+    sigma, E = decoding_matrices(D, ell, spread, s_model)
+    law = weight_law(kind, s, 3.0, q)
+    sums = {k: np.zeros((D, D)) for k in ("tx", "tz", "nx", "nz")}
+    sizes = [min(chunk, N - i) for i in range(0, N, chunk)]
+    for n, s_chunk in zip(sizes, s_data.spawn(len(sizes))):
+        X = gen.weights(law, D, n, s_chunk)
+        SX = sigma[:, None] * X
+        Z = SX + E @ X
+        sums["nx"] += (SX - Z) @ X.T
+        sums["nz"] += (SX - Z) @ Z.T
+        Z = sol.phi_alpha(Z, alpha)  # Algorithm 1 line 5
+        sums["tx"] += (SX - Z) @ X.T
+        sums["tz"] += (SX - Z) @ Z.T
+    norm = {k: np.linalg.norm(v / N, 2) for k, v in sums.items()}
+    return {"err_threshold": max(norm["tx"], norm["tz"]), "err_none": max(norm["nx"], norm["nz"])}
+
+
 def topic_file_path(name: str) -> Path | None:
     """The user-supplied A* file named by parameter ``topic_file`` (None: the built-in matrices)."""
     return Path(name) if name else None
