@@ -244,3 +244,71 @@ def faces_file_path(name: str) -> Path:
     """The faces file: a user file, else the shipped Olivetti faces (its hash keys the cells either way)."""
     from simverify.datasets import olivetti
     return Path(name) if name else olivetti.default_path()
+
+
+TOPIC_MODELS = ("and", "nmf", "lda")
+
+
+def topic_components(model: str, F: np.ndarray, counts: np.ndarray, n: int, seed: int, start: np.ndarray,
+                     n_stages: int) -> np.ndarray:
+    """A (words, n): the ``model``'s topics of the documents F (documents, words; rows on the simplex). AND starts
+    from the documents ``start`` (words, n) with Section 7's thresholds; scikit-learn's NMF factorizes F and its
+    online LDA the counts (its topics normalised to word distributions)."""
+    import warnings
+
+    from sklearn import decomposition
+    if model == "and":
+        return sol.AND(n, A0=start, n_stages=n_stages).fit(F).A_
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if model == "nmf":
+            return decomposition.NMF(n, init="nndsvda", max_iter=400, random_state=seed).fit(F).components_.T
+        lda = decomposition.LatentDirichletAllocation(n, learning_method="online", random_state=seed).fit(counts)
+    return (lda.components_ / lda.components_.sum(axis=1, keepdims=True)).T
+
+
+def corpus_matrices(corpus: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(counts (N, W), F (N, W) word frequencies, vocabulary (W,)) of ``corpus`` (a user file; "" the Lee corpus)."""
+    from simverify.datasets import lee
+
+    source = corpus or str(lee.default_path())
+    counts, vocab = lee.document_term_matrix(lee.load_documents(corpus or None), source=source)
+    return counts, lee.word_frequencies(counts, source), vocab
+
+
+def independent_documents(Y: np.ndarray, n: int, g: np.random.Generator) -> np.ndarray:
+    """(words, n): n columns of Y taken in a random order, skipping any that would make the set rank-deficient
+    (a corpus may hold duplicate documents; AND refuses a singular start)."""
+    chosen: list[int] = []
+    for j in g.permutation(Y.shape[1]):
+        if np.linalg.matrix_rank(Y[:, chosen + [int(j)]]) == len(chosen) + 1:
+            chosen.append(int(j))
+            if len(chosen) == n:
+                return np.ascontiguousarray(Y[:, chosen])
+    raise ValueError(f"the corpus has fewer than {n} linearly independent documents")
+
+
+def measure_topics(seed, *, topic_model: list, n_topics: int = 10, n_stages: int = 30, n_top: int = 10,
+                   corpus: str = "") -> dict:
+    """Table 1's protocol on a text corpus: each model's n_topics topics, the relative error of reconstructing the
+    documents' word frequencies from them with non-negative weights ||Y - A Z||_F / ||Y||_F, Z = NNLS(A, Y)
+    (rel_error (topic_model,)), and each topic's n_top words by weight (top_words (topic_model, topic, rank),
+    indices into the vocabulary). AND starts from n_topics linearly independent documents drawn at random (the
+    replicate's seed)."""
+    from simverify.kernels.nnls import nonnegative_least_squares
+
+    counts, F, _ = corpus_matrices(corpus)
+    Y = np.ascontiguousarray(F.T)
+    g = np.random.default_rng(seed)
+    start = independent_documents(Y, n_topics, g)
+    state = int(g.integers(2 ** 31 - 1))
+    comps = [topic_components(m, F, counts, n_topics, state, start, n_stages) for m in topic_model]
+    errors = [np.linalg.norm(Y - A @ nonnegative_least_squares(A, Y)) / np.linalg.norm(Y) for A in comps]
+    top = [np.argsort(-A, axis=0, kind="stable")[:n_top].T for A in comps]
+    return {"rel_error": np.array(errors), "top_words": np.array(top)}
+
+
+def corpus_file_path(name: str) -> Path:
+    """The corpus file: a user file, else the Lee corpus inside gensim (its hash keys the cells either way)."""
+    from simverify.datasets import lee
+    return Path(name) if name else lee.default_path()

@@ -132,3 +132,10 @@ FIGURE5 = Sweep("andnmf.figure5", ms.measure_faces, _tiers(
     Tier(Grid(), 5, {"decomposition": list(ms.FACE_METHODS), "n_stages": 30})),
     outputs={"components": ("decomposition", "component", "pixel"), "rel_error": ("decomposition",)},
     data={"faces": ms.faces_file_path})
+
+# Table 1's protocol on the Lee news corpus (20newsgroups cannot be downloaded here): ten topics per model
+TABLE1 = Sweep("andnmf.table1", ms.measure_topics, _tiers(
+    Tier(Grid(), 3, {"topic_model": list(ms.TOPIC_MODELS)}),
+    Tier(Grid(), 10, {"topic_model": list(ms.TOPIC_MODELS), "n_stages": 50})),
+    outputs={"rel_error": ("topic_model",), "top_words": ("topic_model", "topic", "rank")},
+    data={"corpus": ms.corpus_file_path})
