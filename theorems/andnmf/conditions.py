@@ -37,7 +37,7 @@ PAPER.claim(
               "every s (the control).",
     formula=r"D \lambda_{\min}(\Delta) \ge k\lambda = s - 1",
     law=Bound("klambda_hat", lambda ds: ds["s"] - 1, sense=">="), sweep=sw.GCC_BINARY,
-    controls=(Control("dense", "s = 6 and 8 at D = 20, where s(s-1) > D - 1", fixed={"s": [6, 8]}),))
+    controls=(Control("dense", "s = 6 and 8 at D = 20, where s(s-1) > D - 1", fixed={"s": [6, 8], "D": 20}),))
 
 PAPER.claim(
     "proposition1.dirichlet_k", item="Proposition 1.2 (condition 2)",

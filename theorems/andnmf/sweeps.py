@@ -122,7 +122,9 @@ FIGURE1_NEG = Sweep("andnmf.figure1.neg", ms.measure_figure1, _tiers(
 LEMMA10 = Sweep("andnmf.lemma10", ms.measure_update, _tiers(
     Tier(Grid({"warm_stages": [0, 5]}, zipped={"weights": {"kind": ["dirichlet", "binary", "ctm"],
                                                            "s": [1.0, 3.0, 1.0]}}), 12, {**QUICK, "T": 50}),
-    Tier(Grid({"warm_stages": [0, 10, 30]}, zipped={"weights": {"kind": ["dirichlet", "binary", "ctm"],
+    # (not 30 warm stages: binary runs have then converged to a total error of 1e-13, and the gap ||M_t - Q||_2,
+    # 1.2e-14, is rounding noise that the bound's decaying terms, 8e-15, fall below: log10 ratios 0.1-0.9)
+    Tier(Grid({"warm_stages": [0, 5, 10]}, zipped={"weights": {"kind": ["dirichlet", "binary", "ctm"],
                                                                 "s": [5.0, 5.0, 1.0]}}), 10, {**FULL, "T": 50})),
     data=A_FILE)
 
