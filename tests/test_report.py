@@ -103,6 +103,22 @@ def test_markdown_lists_items_a_reported_paper_does_not_reproduce_and_skips_othe
         registry.register_not_reproduced("other", {})
 
 
+def test_paper_page_lists_the_items_its_paper_does_not_reproduce_and_no_others():
+    from simverify.report.site import paper_page
+    registry.register_not_reproduced("p", {"Table 9": "the data is <private>"})
+    registry.register_not_reproduced("other", {"Table 1": "never shown"})
+    try:
+        rec = {"id": "p.a", "paper": "p", "item": "Lemma", "law": "Bound", "claimed": "x", "estimate": 1.0,
+               "statement": "s", "ci": [0.9, 1.1], "band": [0, 1], "verdict": "CONFIRMED", "expected": "CONFIRMED",
+               "tier": "quick"}
+        html_text = paper_page("p", [rec], {})
+        assert "<h2>Not reproduced</h2>" in html_text and "<b>Table 9</b>: the data is &lt;private&gt;" in html_text
+        assert "never shown" not in html_text
+    finally:
+        registry.register_not_reproduced("p", {})
+        registry.register_not_reproduced("other", {})
+
+
 def test_compare_flags_changed_verdicts_and_moved_intervals():
     old = {"id": "a", "tier": "quick", "verdict": "CONFIRMED", "estimate": 1.0, "ci": [0.9, 1.1]}
     same = {**old, "estimate": 1.05, "ci": [0.95, 1.15]}

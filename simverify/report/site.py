@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..registry import not_reproduced
 from .assets import SCRIPT, STYLE
 from .mathtext import formula_html
 from .rows import (
@@ -279,6 +280,10 @@ def paper_page(paper: str, records: list[dict], figures: dict[str, str]) -> str:
         tables = "".join(printed_table_html(r) for r in recs)
         body.append(f"<h2>{esc(item)}</h2><table><tr><th>check</th><th>statement</th><th>claimed as printed</th>"
                     f"<th>measured</th><th>verdict</th><th>erratum</th></tr>{rows}</table>{tables}{figs}")
+    skipped = not_reproduced().get(paper, {})
+    if skipped:
+        body.append("<h2>Not reproduced</h2><ul>" + "".join(f"<li><b>{esc(item)}</b>: {esc(why)}</li>"
+                                                           for item, why in skipped.items()) + "</ul>")
     return page(f"{paper} — simverify", "\n".join(body), records, depth=1)
 
 
