@@ -8,15 +8,20 @@ from .test_cli import assert_refused, cli
 @pytest.mark.parametrize("claim, assignment, needle", [
     ("andnmf.figure1.and_linear", "D=300", "rank D=300 exceeds min(W, N) = 200"),
     ("andnmf.figure2.constant_stalls", "alpha=-0.1", "parameter alpha must be a finite number in [0, 1e+06]"),
-    ("andnmf.theorem5.floor_linear", "gamma=[0.01,nan]", "gamma"),
+    ("andnmf.theorem5.floor_linear", "gamma=[0.01,nan]", "--set gamma expects a number"),
+    ("andnmf.theorem5.floor_linear", "gamma=nan", "parameter 'gamma' is not finite: nan"),
     ("andnmf.theorem1.linear_rate", "s=2.5", "binary weights need an integer sparsity s <= D"),
     ("andnmf.figure1.and_linear", "kind=gamma", "parameter kind must be one of"),
     ("andnmf.figure1.mu_sublinear", "matrix=neg", "solver mu needs non-negative data, but A* has negative entries"),
     ("andnmf.figure1.and_faster_than_hals", 'solver=["and","hals","anls","nmf"]', "parameter solver must be a list of"),
     ("andnmf.lemma10.update_bound", "warm_stages=-1", "parameter warm_stages must be a non-negative integer"),
-    ("andnmf.theorem1.sigma", "stage=[0,2,1]", "parameter stage must be increasing non-negative checkpoints"),
+    ("andnmf.theorem1.sigma", "stage=[0,2,1]", "parameter stage must be increasing checkpoints from 0"),
+    ("andnmf.theorem1.sigma", "stage=[3,4,5]", "parameter stage must be increasing checkpoints from 0"),
+    ("andnmf.lemma8.decoding_bound", "s=50", "decay weights are non-zero with probability s/D, so s <= D"),
+    ("andnmf.lemma6.decoding_bound", "alpha=0.5", "Lemmas 6 and 8 assume a threshold alpha <= 1/4"),
+    ("andnmf.figure5.faces", "n_components=500", "n_components=500 exceeds min(faces, pixels) = 400"),
     ("andnmf.lemma6.decoding_bound", "ell=1.0", "parameter ell must be a finite number in [0, 0.999]"),
-    ("andnmf.lemma2.threshold_gain", "chunk=0", "chunk"),
+    ("andnmf.lemma2.threshold_gain", "chunk=0", "chunk must be a positive integer"),
 ])
 def test_bad_andnmf_parameters_are_refused_in_one_line_before_any_work(tmp_path, claim, assignment, needle):
     store = tmp_path / "s"

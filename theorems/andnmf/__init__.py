@@ -28,8 +28,8 @@ def _values(p: dict, name: str) -> list:
 
 def _check_checkpoints(name: str, t) -> None:
     if not (isinstance(t, list) and t and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in t)
-            and all(b > a for a, b in zip(t, t[1:]))):
-        raise ValueError(f"parameter {name} must be increasing non-negative checkpoints [0, 1, ..., S], got {t!r}")
+            and t[0] == 0 and all(b > a for a, b in zip(t, t[1:]))):
+        raise ValueError(f"parameter {name} must be increasing checkpoints from 0 ([0, 1, ..., S]), got {t!r}")
 
 
 def validate(p: dict) -> None:
@@ -57,6 +57,10 @@ def validate(p: dict) -> None:
         for v in _values(p, "s"):
             if not float(v).is_integer() or ("D" in p and v > p["D"]):
                 raise ValueError(f"binary weights need an integer sparsity s <= D, got s={v!r}")
+    if p.get("kind") == "decay" and "s" in p and "D" in p and any(v > p["D"] for v in _values(p, "s")):
+        raise ValueError(f"decay weights are non-zero with probability s/D, so s <= D, got s={p['s']!r}, D={p['D']}")
+    if "ell" in p and any(v > 0.25 for v in _values(p, "alpha")):
+        raise ValueError(f"Lemmas 6 and 8 assume a threshold alpha <= 1/4, got alpha={p['alpha']!r}")
     for name in ("stage", "iteration"):
         if name in p:
             _check_checkpoints(name, p[name])
@@ -65,9 +69,11 @@ def validate(p: dict) -> None:
         raise ValueError(f"parameter decomposition must be a list of {list(ms.FACE_METHODS)}, "
                          f"got {p['decomposition']!r}")
     _check_corpus(p)
-    if p.get("faces"):
+    if "decomposition" in p:
         from simverify.datasets import olivetti
-        olivetti.load_faces(p["faces"])  # a malformed file is refused at plan, naming the file
+        faces = olivetti.load_faces(p.get("faces") or None)  # a malformed file is refused at plan, naming the file
+        if p.get("n_components", 6) > min(faces.shape):
+            raise ValueError(f"n_components={p.get('n_components', 6)} exceeds min(faces, pixels) = {min(faces.shape)}")
     if "solver" in p:
         bad = [s for s in p["solver"] if s not in ms.SOLVERS] if isinstance(p["solver"], list) else [p["solver"]]
         if bad:

@@ -54,7 +54,8 @@ PAPER.claim(
     law=Bound("m_hat", lambda ds: 1.0 / (ds["s"] * ds["D"])), sweep=sw.GCC_DIRICHLET, expected=REFUTED,
     erratum="For x ~ Dirichlet(a, ..., a) with a = s/D (total s), E[x_i x_j] = a^2 / (s(s+1)) = s / ((s+1) D^2), so "
             "the smallest valid m is s/(s+1), not 1/(sD): the printed m is too small by the factor s^2 D/(s+1) "
-            "(about 80 at s = 5, D = 100; measured D^2 max Delta_ij = 0.83 at s = 5, D = 20). m = 1 holds for "
+            "(about 83 at s = 5, D = 20 and 417 at s = 5, D = 100; measured D^2 max Delta_ij = 0.86 at s = 5, "
+            "D = 20, where s/(s+1) = 0.83). m = 1 holds for "
             "every s (the control). Scope: the Dirichlet example of Proposition 1; the binary example's m = s^2 "
             "holds.",
     controls=(Control("m_one", "the corrected constant m = 1 (s/(s+1) < 1)", CONFIRMED, law=Bound("m_hat", 1.0)),))

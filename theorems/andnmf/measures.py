@@ -168,7 +168,8 @@ def measure_update(seed, *, W: int, D: int, N: int, T: int, warm_stages: int = 0
     ||R||_2 / lambda_min), and update_ratio_no_floor without the ||R|| / lambda_min term."""
     A_star, X, Y, A = _problem(seed, W, D, N, "topic", kind, s, scale, q, 0.0, 1.0, 0.0, topic_file)
     if warm_stages:
-        A = sol.AND(D, A0=A, threshold=sol.GeometricThreshold(alpha0, rate), n_stages=warm_stages).fit(Y.T).A_
+        A = sol.AND(D, A0=A, threshold=sol.GeometricThreshold(alpha0, rate), n_stages=warm_stages,
+                    T=T).fit(Y.T).A_
     alpha = alpha0 / rate ** warm_stages
     Z = np.linalg.pinv(A) @ Y
     Z[~(Z >= alpha)] = 0.0
