@@ -120,3 +120,10 @@ def gcc_parameters(X: np.ndarray) -> dict[str, float]:
     off = delta - np.diag(diag)
     return {"r": float(np.abs(X).sum(axis=0).max()), "k": float(k), "m": float(D * D * off.max()),
             "lambda": float(D * np.linalg.eigvalsh(delta)[0] / k)}
+
+
+def nonnegative_reconstruction_error(C: np.ndarray, Y: np.ndarray) -> float:
+    """||Y - C Z||_F / ||Y||_F with Z = argmin_{Z >= 0} ||Y - C Z||_F (column by column): how well the
+    components C (features, n) reconstruct the data Y (features, samples) with non-negative weights."""
+    from simverify.kernels.nnls import nonnegative_least_squares
+    return float(np.linalg.norm(Y - C @ nonnegative_least_squares(C, Y)) / np.linalg.norm(Y))

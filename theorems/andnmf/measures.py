@@ -229,7 +229,6 @@ def measure_faces(seed, *, decomposition: list, n_components: int = 6, n_stages:
     reconstruction ||Y - C Z||_F / ||Y||_F, Z = NNLS(C, Y) (rel_error (decomposition,)). AND starts from n_components
     faces drawn at random (the replicate's seed); the scikit-learn methods get the seed as random_state."""
     from simverify.datasets import olivetti
-    from simverify.kernels.nnls import nonnegative_least_squares
 
     F = olivetti.load_faces(faces or None)
     Y = np.ascontiguousarray(F.T)
@@ -237,7 +236,7 @@ def measure_faces(seed, *, decomposition: list, n_components: int = 6, n_stages:
     start = np.ascontiguousarray(Y[:, g.choice(F.shape[0], n_components, replace=False)])
     state = int(g.integers(2 ** 31 - 1))
     comps = [face_components(m, F, n_components, state, start, n_stages) for m in decomposition]
-    errors = [np.linalg.norm(Y - C @ nonnegative_least_squares(C, Y)) / np.linalg.norm(Y) for C in comps]
+    errors = [metrics.nonnegative_reconstruction_error(C, Y) for C in comps]
     return {"components": np.array([C.T for C in comps]), "rel_error": np.array(errors)}
 
 
@@ -296,15 +295,13 @@ def measure_topics(seed, *, topic_model: list, n_topics: int = 10, n_stages: int
     (rel_error (topic_model,)), and each topic's n_top words by weight (top_words (topic_model, topic, rank),
     indices into the vocabulary). AND starts from n_topics linearly independent documents drawn at random (the
     replicate's seed)."""
-    from simverify.kernels.nnls import nonnegative_least_squares
-
     counts, F, _ = corpus_matrices(corpus)
     Y = np.ascontiguousarray(F.T)
     g = np.random.default_rng(seed)
     start = independent_documents(Y, n_topics, g)
     state = int(g.integers(2 ** 31 - 1))
     comps = [topic_components(m, F, counts, n_topics, state, start, n_stages) for m in topic_model]
-    errors = [np.linalg.norm(Y - A @ nonnegative_least_squares(A, Y)) / np.linalg.norm(Y) for A in comps]
+    errors = [metrics.nonnegative_reconstruction_error(A, Y) for A in comps]
     top = [np.argsort(-A, axis=0, kind="stable")[:n_top].T for A in comps]
     return {"rel_error": np.array(errors), "top_words": np.array(top)}
 
