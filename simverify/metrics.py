@@ -127,3 +127,12 @@ def nonnegative_reconstruction_error(C: np.ndarray, Y: np.ndarray) -> float:
     components C (features, n) reconstruct the data Y (features, samples) with non-negative weights."""
     from simverify.kernels.nnls import nonnegative_least_squares
     return float(np.linalg.norm(Y - C @ nonnegative_least_squares(C, Y)) / np.linalg.norm(Y))
+
+
+def label_error(posteriors: np.ndarray, gold: np.ndarray) -> float:
+    """Expected error rate on the items with a gold label (gold (n_items,) class codes, -1 where none): 1 minus the
+    mean posterior mass on the gold class, so a tie among t classes that includes the gold one counts 1/t correct."""
+    known = gold >= 0
+    if not known.any():
+        raise ValueError("no item has a gold label")
+    return float(1.0 - posteriors[known, gold[known]].mean())

@@ -1,0 +1,76 @@
+"""Crowd answer files (formats A and B), their refusals, and majority vote with the fractional tie rule."""
+import numpy as np
+import pytest
+
+from simverify import metrics
+from simverify.datasets import crowd
+from simverify.solvers.crowd import majority_vote
+
+
+@pytest.mark.parametrize("name, items, workers, answers, classes, gold, mv_error", [
+    ("bluebird", 108, 39, 4212, 2, 108, 24.07),
+    ("rte", 800, 164, 8000, 2, 800, 10.31),
+    ("web", 2665, 177, 15567, 5, 2653, 26.93),
+    ("temp", 462, 76, 4620, 2, 462, 6.39),
+])
+def test_shipped_sets_have_their_published_sizes_and_majority_vote_error(name, items, workers, answers, classes,
+                                                                         gold, mv_error):
+    a = crowd.shipped(name)
+    assert (a.n_items, a.n_workers, len(a.item), a.n_classes, int((a.gold >= 0).sum())) == \
+        (items, workers, answers, classes, gold)
+    error = metrics.label_error(majority_vote(a.item, a.label, a.n_items, a.n_classes), a.gold)
+    assert round(100 * error, 2) == mv_error
+
+
+def test_majority_vote_splits_a_tie_and_the_error_counts_it_fractionally():
+    item, label = np.array([0, 0, 1, 1, 1]), np.array([0, 1, 1, 1, 0])
+    P = majority_vote(item, label, 2, 2)
+    assert np.array_equal(P, [[0.5, 0.5], [0.0, 1.0]])
+    assert metrics.label_error(P, np.array([0, 1])) == 0.25  # item 0 half right, item 1 right
+    with pytest.raises(ValueError, match="no item has a gold label"):
+        metrics.label_error(P, np.array([-1, -1]))
+
+
+@pytest.mark.parametrize("answers, truth, needle", [
+    ("1\t1\t2\n1\t2\n", None, "a.txt:2: 2 fields, expected 3"),
+    ("1\t1\tx\n", None, "a.txt:1: label 'x' is not an integer"),
+    ("0\t1\t1\n", None, "a.txt:1: ids and labels are 1-based"),
+    ("1\t1\t1\n2\t1\t2\n1\t1\t2\n", None, "a.txt:3: worker 1 answered item 1 again (first on line 1)"),
+    ("", None, "no answers (the file is empty)"),
+    ("1\t1\t1\n2\t1\t2\n", "1\t1\n3\t2\n", "t.txt:2: gold label for item 3, which has no answers"),
+    ("1\t1\t1\n2\t1\t2\n", "1\t7\n", "t.txt:1: gold label 7 of item 1 is not among the answered classes"),
+    ("1\t1\t1\n", "1\t1\n1\t1\n", "t.txt:2: a second gold label for item 1"),
+])
+def test_malformed_format_a_is_refused_with_file_and_line(tmp_path, answers, truth, needle):
+    a = tmp_path / "a.txt"
+    a.write_text(answers)
+    t = None
+    if truth is not None:
+        t = tmp_path / "t.txt"
+        t.write_text(truth)
+    with pytest.raises(ValueError) as err:
+        crowd.load_format_a(a, t)
+    assert needle in str(err.value)
+
+
+def test_non_utf8_bytes_are_refused_with_their_line(tmp_path):
+    a = tmp_path / "a.txt"
+    a.write_bytes(b"1\t1\t1\n2\t\xff\t1\n")
+    with pytest.raises(ValueError, match="a.txt:2: not UTF-8 text"):
+        crowd.load_format_a(a)
+
+
+def test_format_b_reads_string_ids_and_refuses_a_wrong_header_or_inconsistent_gold(tmp_path):
+    head = "\t".join(crowd.FORMAT_B_HEADER)
+    good = tmp_path / "b.tsv"
+    good.write_text(f"{head}\nx1\twA\titem_7\t1\t2\nx2\twB\titem_7\t2\t2\nx3\twA\titem_9\t2\t1\n")
+    a = crowd.load_format_b(good)
+    assert list(a.item_ids) == ["item_7", "item_9"] and list(a.worker_ids) == ["wA", "wB"]
+    assert list(a.gold) == [1, 0] and list(a.classes) == [1, 2]
+    bad = tmp_path / "c.tsv"
+    bad.write_text("id\tworker\titem\tresponse\tgold\nx\tw\ti\t1\t1\n")
+    with pytest.raises(ValueError, match="c.tsv:1: header"):
+        crowd.load_format_b(bad)
+    bad.write_text(f"{head}\nx1\twA\ti\t1\t2\nx2\twB\ti\t2\t1\n")
+    with pytest.raises(ValueError, match="c.tsv:3: gold 1 of item i differs from 2"):
+        crowd.load_format_b(bad)
