@@ -160,6 +160,14 @@ def initial_matrix(A_star: np.ndarray, seed, r_l: float = 1.0, r_n: float = 0.0)
     return A_star @ (np.eye(D) + U) + N
 
 
+def off_diagonal_matrix(D: int, ell: float, g: np.random.Generator) -> np.ndarray:
+    """E (D, D): standard normal off the diagonal, zero on it, scaled to ||E||_2 = ell (Definitions 2 and 4's E,
+    Lemma 6's E'); draws D*D normals from g."""
+    E = g.standard_normal((D, D))
+    np.fill_diagonal(E, 0.0)
+    return E * (ell / np.linalg.norm(E, 2))
+
+
 def ell_initialization(A_star: np.ndarray, ell: float, seed, sigma_spread: float = 0.25,
                        rho: float = 0.0) -> np.ndarray:
     """A0 = A*(Sigma + E) + N with ||E||_2 = ell exactly (E off-diagonal), Sigma diagonal uniform on
@@ -170,9 +178,7 @@ def ell_initialization(A_star: np.ndarray, ell: float, seed, sigma_spread: float
     sigma_spread = real_number("sigma_spread", sigma_spread, 0.0, 0.25)
     rho = real_number("rho", rho, 0.0, 1e3)
     g = _rng(seed)
-    E = g.standard_normal((D, D))
-    np.fill_diagonal(E, 0.0)
-    E *= ell / np.linalg.norm(E, 2)
+    E = off_diagonal_matrix(D, ell, g)
     Sigma = np.diag(1.0 + sigma_spread * (2.0 * g.random(D) - 1.0))
     N = g.standard_normal((W, D))
     N -= A_star @ np.linalg.lstsq(A_star, N, rcond=None)[0]

@@ -80,6 +80,15 @@ def phi_alpha(M: np.ndarray, alpha: float) -> np.ndarray:
     return Z
 
 
+def stage_products(P: np.ndarray, Y: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One batch stage's fixed quantities (Algorithm 1 lines 4-5): Z = phi_alpha(P Y) (D, N) with P = A0^+ (D, W),
+    and the products Y Z^T / N (W, D) and Z Z^T / N (D, D) the stage's gradient steps use."""
+    Z = P @ Y
+    threshold_in_place(Z, alpha)
+    N = Y.shape[1]
+    return Z, Y @ Z.T / N, Z @ Z.T / N
+
+
 def data_matrix(X) -> np.ndarray:
     """Y (W, N) from scikit-learn's X (N, W): finite real entries required."""
     return np.ascontiguousarray(finite_matrix("X", X).T)
@@ -161,15 +170,12 @@ class AND:
             yield j + 1, A
 
     def _batch_stage(self, A, P, Y, alpha):
-        Z = P @ Y
-        threshold_in_place(Z, alpha)
-        N = Y.shape[1]
-        ZZt = Z @ Z.T / N
+        _, YZt, ZZt = stage_products(P, Y, alpha)
         top = np.linalg.eigvalsh(ZZt)[-1]
         if top <= 0.0:  # every decoding thresholded to zero: no gradient
             return
         eta = 1.0 / top if self.eta == "auto" else float(self.eta)
-        gradient_steps(A, Y @ Z.T / N, ZZt, eta, self.T)
+        gradient_steps(A, YZt, ZZt, eta, self.T)
 
     def _online_stage(self, A, P, Y, alpha, stage):
         N = Y.shape[1]

@@ -23,9 +23,7 @@ def decoding_matrices(D: int, ell: float, spread: float, seed) -> tuple[np.ndarr
     standard normal scaled to ||E'||_2 = ell."""
     g = np.random.default_rng(seed)
     sigma = 1.0 + spread * (g.random(D) - 0.5)
-    E = g.standard_normal((D, D))
-    np.fill_diagonal(E, 0.0)
-    return sigma, E * (ell / np.linalg.norm(E, 2))
+    return sigma, gen.off_diagonal_matrix(D, ell, g)
 
 
 def measure_decoding(seed, *, D: int, s: float, ell: float, alpha: float, N: int, kind: str = "binary",
@@ -171,16 +169,14 @@ def measure_update(seed, *, W: int, D: int, N: int, T: int, warm_stages: int = 0
         A = sol.AND(D, A0=A, threshold=sol.GeometricThreshold(alpha0, rate), n_stages=warm_stages,
                     T=T).fit(Y.T).A_
     alpha = alpha0 / rate ** warm_stages
-    Z = np.linalg.pinv(A) @ Y
-    Z[~(Z >= alpha)] = 0.0
-    delta = Z @ Z.T / N
+    Z, YZt, delta = sol.stage_products(np.linalg.pinv(A), Y, alpha)
     lam = np.linalg.eigvalsh(delta)
     eta = 1.0 / lam[-1]
     M0 = np.linalg.lstsq(A_star, A, rcond=None)[0]
     Q = np.diag(1.0 / np.diag(np.linalg.inv(M0)))
     floor = np.linalg.norm(X @ Z.T / N - Q @ delta, 2) / lam[0]
     start = np.linalg.norm(M0 - Q, 2)
-    A, YZt, worst, worst_no_floor = A.copy(), Y @ Z.T / N, 0.0, 0.0
+    A, worst, worst_no_floor = A.copy(), 0.0, 0.0
     for t in range(1, T + 1):
         kern_steps(A, YZt, delta, eta)
         gap = np.linalg.norm(np.linalg.lstsq(A_star, A, rcond=None)[0] - Q, 2)
