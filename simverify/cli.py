@@ -18,10 +18,7 @@ from contextlib import contextmanager
 from . import registry, runner, stats
 from .executors import make_executor
 from .store import Store, check_writable, default_store
-
-
-class UsageError(Exception):
-    """Bad usage or bad input: exit status 2."""
+from .usage import UsageError
 
 
 @contextmanager
@@ -332,6 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "cells of old code")
     hp.add_argument("--json", action="store_true", help="print JSON")
     hp.set_defaults(fn=cmd_cache)
+    from .crowd_cli import add_parser as add_crowd_parser
+    add_crowd_parser(sub, fmt)
     return p
 
 

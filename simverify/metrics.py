@@ -130,9 +130,25 @@ def nonnegative_reconstruction_error(C: np.ndarray, Y: np.ndarray) -> float:
 
 
 def label_error(posteriors: np.ndarray, gold: np.ndarray) -> float:
-    """Expected error rate on the items with a gold label (gold (n_items,) class codes, -1 where none): 1 minus the
-    mean posterior mass on the gold class, so a tie among t classes that includes the gold one counts 1/t correct."""
+    """Classification error on the items with a gold label (gold (n_items,) class codes, -1 where none) of the
+    decision argmax posteriors (n_items, K): an item whose top posterior is shared by t classes, the gold one among
+    them, counts 1/t correct (the tie rule of Ibrahim & Fu's code)."""
     known = gold >= 0
     if not known.any():
         raise ValueError("no item has a gold label")
-    return float(1.0 - posteriors[known, gold[known]].mean())
+    p = posteriors[known]
+    top = p == p.max(axis=1, keepdims=True)
+    return float(1.0 - (top[np.arange(p.shape[0]), gold[known]] / top.sum(axis=1)).mean())
+
+
+def confusion_mse(priors: np.ndarray, confusion: np.ndarray, priors_hat: np.ndarray,
+                  confusion_hat: np.ndarray) -> float:
+    """Eq. (19) of Ibrahim & Fu (2021): min over permutations Pi of (||Pi^T lambda - lambda_hat||^2 + sum_m
+    ||A_m Pi - A_hat_m||_F^2) / (MK + 1); priors (K,), confusion (M, K, K) columns = true classes. The
+    objective is separable over columns, so the Hungarian algorithm finds the best permutation exactly."""
+    from scipy.optimize import linear_sum_assignment
+    M, K = confusion.shape[0], confusion.shape[2]
+    cost = ((confusion[:, :, :, None] - confusion_hat[:, :, None, :]) ** 2).sum(axis=(0, 1)) \
+        + (priors[:, None] - priors_hat[None, :]) ** 2
+    rows, cols = linear_sum_assignment(cost)
+    return float(cost[rows, cols].sum() / (M * K + 1))

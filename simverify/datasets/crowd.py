@@ -4,7 +4,10 @@ four ship in ``data/crowd/``, provenance in ``data/PROVENANCE.md``):
 - format A: ``<name>.txt`` with ``item<TAB>worker<TAB>label`` per answer (1-based integers), and a truth file
   ``item<TAB>gold`` listing the items with a gold label;
 - format B (Snow et al. 2008): one TSV with the header ``!amt_annotation_ids !amt_worker_ids orig_id response
-  gold``, one answer per row, string worker and item ids, the gold label repeated on every row.
+  gold``, one answer per row, string worker and item ids, the gold label repeated on every row;
+- CSV (crowd-kit's convention): the header ``task,worker,label`` then one answer per row, any ids and labels
+  (labels that all read as integers become integers); a truth CSV ``task,true_label`` (or ``task,label``);
+- a pandas frame with columns ``task, worker, label`` (``from_frame``) and a Series of gold labels by task.
 
 Both read into :class:`Answers`: integer codes for items, workers and classes (0-based; ids in order of first
 appearance, labels sorted) beside the original ids. Policy on duplicates: a second answer by the same worker to the
@@ -12,6 +15,7 @@ same item is refused, naming both lines, since aggregators weigh every answer on
 with one line ``file:line: problem``."""
 from __future__ import annotations
 
+import csv
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +25,9 @@ import numpy as np
 from simverify.validation import require
 
 FORMAT_B_HEADER = ("!amt_annotation_ids", "!amt_worker_ids", "orig_id", "response", "gold")
+CSV_HEADER = ("task", "worker", "label")
+TRUTH_HEADERS = (("task", "true_label"), ("task", "label"))
+FORMATS = ("auto", "tsv", "snow", "csv")
 SHIPPED = ("bluebird", "rte", "web", "temp")
 
 
@@ -144,3 +151,96 @@ def load_format_b(path: str | os.PathLike) -> Answers:
         rows.append((line, item, worker, label))
     require(len(rows) > 0, f"{path}: a header but no answers")
     return _assemble(path, rows, gold)
+
+
+def _label_values(values: list[str]) -> list:
+    """Labels as integers when every one reads as an integer, else the strings as given."""
+    try:
+        return [int(v) for v in values]
+    except ValueError:
+        return list(values)
+
+
+def _csv_rows(path: Path, header: tuple[str, ...] | tuple[tuple[str, ...], ...]) -> list[tuple[int, list[str]]]:
+    """(line, fields) of a CSV whose first row is the header (one of several allowed); file:line refusals."""
+    lines = _lines(path)  # refuses missing, empty and non-UTF-8 files
+    text = path.read_text(encoding="utf-8").splitlines()
+    allowed = header if isinstance(header[0], tuple) else (header,)
+    rows = [(i, next(csv.reader([text[i - 1]]))) for i, _ in lines]
+    head = tuple(f.strip() for f in rows[0][1])
+    require(head in allowed, f"{path}:{rows[0][0]}: header {list(head)}, expected "
+                             + " or ".join(str(list(h)) for h in allowed))
+    for line, fields in rows[1:]:
+        require(len(fields) == len(head), f"{path}:{line}: {len(fields)} fields, expected {len(head)} {list(head)}")
+        require(all(f.strip() for f in fields), f"{path}:{line}: an empty field")
+    require(len(rows) > 1, f"{path}: a header but no rows")
+    return rows[1:]
+
+
+def load_csv(answers: str | os.PathLike, truth: str | os.PathLike | None = None) -> Answers:
+    """CSV answers ``task,worker,label`` and an optional truth CSV ``task,true_label``."""
+    path = Path(answers)
+    rows = _csv_rows(path, CSV_HEADER)
+    labels = _label_values([f[2].strip() for _, f in rows])
+    answers_rows = [(line, f[0].strip(), f[1].strip(), v) for (line, f), v in zip(rows, labels)]
+    gold: dict = {}
+    if truth is not None:
+        tpath = Path(truth)
+        trows = _csv_rows(tpath, TRUTH_HEADERS)
+        integers = isinstance(labels[0], int)
+        for line, f in trows:
+            task, value = f[0].strip(), f[1].strip()
+            value = _integer(tpath, line, "true_label", value) if integers else value
+            require(task not in gold, f"{tpath}:{line}: a second gold label for task {task}")
+            gold[task] = (f"{tpath}:{line}", value)
+    return _assemble(path, answers_rows, gold)
+
+
+def from_frame(frame, truth=None) -> Answers:
+    """Answers from a pandas DataFrame with columns ``task, worker, label`` (crowd-kit's convention; any hashable
+    ids, sortable labels) and optional gold labels, a Series indexed by task. Rows are named by their index."""
+    import pandas as pd
+    require(isinstance(frame, pd.DataFrame), f"answers must be a pandas DataFrame, got {type(frame).__name__}")
+    missing = [c for c in CSV_HEADER if c not in frame.columns]
+    require(not missing, f"answers frame lacks columns {missing} (needs {list(CSV_HEADER)})")
+    require(len(frame) > 0, "answers frame has no rows")
+    bad = frame[list(CSV_HEADER)].isna().any(axis=1)
+    require(not bad.any(), f"answers frame row {frame.index[bad.argmax()]!r}: a missing task, worker or label")
+    where = [f"row {i!r}" for i in frame.index]
+    rows = list(zip(where, frame["task"].tolist(), frame["worker"].tolist(), frame["label"].tolist()))
+    gold: dict = {}
+    if truth is not None:
+        require(isinstance(truth, pd.Series), f"gold labels must be a pandas Series, got {type(truth).__name__}")
+        gold = {task: (f"gold for task {task!r}", value) for task, value in truth.items()}
+    return _assemble(Path("answers frame"), rows, gold)
+
+
+def to_frame(answers: Answers):
+    """The answers as a pandas DataFrame ``task, worker, label`` with the original ids and labels."""
+    import pandas as pd
+    return pd.DataFrame({"task": answers.item_ids[answers.item], "worker": answers.worker_ids[answers.worker],
+                         "label": answers.classes[answers.label]})
+
+
+def sniff_format(path: str | os.PathLike) -> str:
+    """'snow' (format B's header), 'csv' (a ``task,worker,label`` header) or 'tsv' (format A) by the first line."""
+    path = Path(path)
+    require(path.is_file(), f"{path}: no such file")
+    with open(path, "rb") as handle:
+        first = handle.readline().decode("utf-8", errors="replace").strip()
+    if first.startswith(FORMAT_B_HEADER[0]):
+        return "snow"
+    if first.replace(" ", "").lower().startswith(",".join(CSV_HEADER)):
+        return "csv"
+    return "tsv"
+
+
+def load(answers: str | os.PathLike, truth: str | os.PathLike | None = None, fmt: str = "auto") -> Answers:
+    """Any supported file by format name (FORMATS); 'auto' sniffs the first line. Format B carries its own gold
+    labels, so a truth file is refused with it."""
+    require(fmt in FORMATS, f"unknown format {fmt!r}; known: {list(FORMATS)}")
+    fmt = sniff_format(answers) if fmt == "auto" else fmt
+    if fmt == "snow":
+        require(truth is None, "format snow carries its gold labels in the answers file; drop --truth")
+        return load_format_b(answers)
+    return load_csv(answers, truth) if fmt == "csv" else load_format_a(answers, truth)

@@ -1,0 +1,123 @@
+"""Dawid-Skene ground truth and crowdsourced answers (Ibrahim & Fu 2021, Eq. 1 and Appendix C).
+
+Shapes: prior lambda (K,); confusion (M, K observed, K true), columns summing to 1; answering probabilities
+p (N, M); answers as ``simverify.datasets.crowd.Answers`` with the true labels as gold.
+
+- ``dawid_skene_model``: Appendix C.1.1: prior and confusion columns ~ Dirichlet(1); ``n_specialists`` annotators
+  are class specialists, ||A_m(k, :) - e_k||_2 <= epsilon for every k.
+- ``answers``: labels from the model, annotator m answering item n with probability p[n, m].
+- ``answering_probabilities``: the designs: every annotator with p_m (fixed or drawn from a range), designated
+  annotators with p_d (Tables 1-2), and the block-missing design of Appendix C.2 (disjoint parts of the items,
+  0.1N, 0.3N, 0.6N, each labelled by P annotators).
+- ``exact_cooccurrences``: R_{m,j} = A_m D A_j^T on chosen blocks (the noiseless case of Table 6).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simverify.datasets.crowd import Answers
+from simverify.kernels.crowd import draw_answers
+from simverify.kernels.rng import as_seed_sequence, n_chunks, spawn_generators
+from simverify.solvers.crowd.model import DawidSkeneModel  # a value type shared with the solvers
+from simverify.validation import positive_int, real_number, require
+
+ANSWER_CHUNK = 4096  # items per random stream
+BLOCK_PARTS = (0.1, 0.3, 0.6)  # Appendix C.2: the three disjoint parts of the items
+
+
+def _rng(seed) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(as_seed_sequence(seed)))
+
+
+def specialist_confusion(K: int, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+    """(K, K) confusion of a class specialist: (1 - s) I + s C with C's columns ~ Dirichlet(1), s the largest
+    value in [0, 1] with max_k ||A(k, :) - e_k||_2 <= epsilon (the row distance is linear in s)."""
+    C = rng.dirichlet(np.ones(K), size=K).T
+    worst = np.sqrt(((C - np.eye(K)) ** 2).sum(axis=1)).max()
+    s = min(1.0, epsilon / worst) if worst > 0 else 1.0
+    return (1.0 - s) * np.eye(K) + s * C
+
+
+def dawid_skene_model(M: int, K: int, seed, n_specialists: int = 1, epsilon: float = 0.1) -> DawidSkeneModel:
+    """Appendix C.1.1's model: prior ~ Dirichlet(1); n_specialists annotators (chosen at random) near the
+    identity; every other confusion column ~ Dirichlet(1)."""
+    M, K = positive_int("M", M), positive_int("K", K)
+    require(K >= 2, f"K must be at least 2, got {K}")
+    require(isinstance(n_specialists, int) and 0 <= n_specialists <= M,
+            f"n_specialists must be an integer in [0, M={M}], got {n_specialists!r}")
+    epsilon = real_number("epsilon", epsilon, 0.0, 10.0)
+    rng = _rng(seed)
+    prior = rng.dirichlet(np.ones(K))
+    confusion = rng.dirichlet(np.ones(K), size=(M, K)).transpose(0, 2, 1)
+    for m in rng.choice(M, size=n_specialists, replace=False):
+        confusion[m] = specialist_confusion(K, epsilon, rng)
+    return DawidSkeneModel(prior, confusion)
+
+
+def answers(model: DawidSkeneModel, p: np.ndarray, seed) -> Answers:
+    """Answers of N = p.shape[0] items: true labels ~ prior, annotator m answers item n with probability p[n, m]
+    a label ~ confusion[m][:, true]. One random stream per ANSWER_CHUNK items. Items nobody answered are dropped
+    (their codes stay in order)."""
+    N, M = p.shape
+    require(M == model.confusion.shape[0], f"p has {M} annotator columns, the model {model.confusion.shape[0]}")
+    s_truth, s_answers = as_seed_sequence(seed).spawn(2)
+    truth = _rng(s_truth).choice(model.priors.size, size=N, p=model.priors)
+    cdf = np.cumsum(model.confusion, axis=1)
+    gens = spawn_generators(s_answers, n_chunks(N, ANSWER_CHUNK))
+    parts = [draw_answers(gens[c], truth[c * ANSWER_CHUNK:(c + 1) * ANSWER_CHUNK], cdf,
+                          np.ascontiguousarray(p[c * ANSWER_CHUNK:(c + 1) * ANSWER_CHUNK]), c * ANSWER_CHUNK)
+             for c in range(len(gens))]
+    item, worker, label = (np.concatenate([part[i] for part in parts]) for i in range(3))
+    answered = np.unique(item)
+    code = np.full(N, -1, dtype=np.int64)
+    code[answered] = np.arange(answered.size)
+    K = model.priors.size
+    return Answers(code[item], worker, label, answered + 1, np.arange(1, M + 1), np.arange(1, K + 1),
+                   truth[answered].astype(np.int64))
+
+
+def answering_probabilities(N: int, M: int, seed, p: float | tuple[float, float] = 0.3,
+                            designated: int = 0, p_designated: float = 0.8) -> np.ndarray:
+    """p (N, M): each annotator's probability, fixed (p a number) or drawn uniformly from p = (lo, hi) per
+    annotator; ``designated`` annotators chosen at random answer with p_designated (Tables 1-2)."""
+    N, M = positive_int("N", N), positive_int("M", M)
+    rng = _rng(seed)
+    if isinstance(p, tuple):
+        lo, hi = real_number("p low", p[0], 0.0, 1.0), real_number("p high", p[1], 0.0, 1.0)
+        require(lo <= hi, f"p range must be increasing, got {p}")
+        per = rng.uniform(lo, hi, size=M)
+    else:
+        per = np.full(M, real_number("p", p, 0.0, 1.0))
+    require(isinstance(designated, int) and 0 <= designated <= M, f"designated must be in [0, {M}]")
+    per[rng.choice(M, size=designated, replace=False)] = real_number("p_designated", p_designated, 0.0, 1.0)
+    return np.broadcast_to(per, (N, M)).copy()
+
+
+def block_missing_probabilities(N: int, M: int, P: int, seed, p: float = 1.0,
+                                parts: tuple[float, ...] = BLOCK_PARTS) -> np.ndarray:
+    """Appendix C.2: the items split into disjoint parts of sizes parts * N, each labelled (with probability p per
+    item) by P annotators chosen at random, every annotator in at least one part. p (N, M)."""
+    N, M, P = positive_int("N", N), positive_int("M", M), positive_int("P", P)
+    require(P <= M and P * len(parts) >= M, f"P={P} annotators per part cannot cover M={M} in {len(parts)} parts")
+    rng = _rng(seed)
+    bounds = np.round(np.cumsum((0.0,) + tuple(parts)) / sum(parts) * N).astype(int)
+    members = np.array_split(rng.permutation(M), len(parts))  # every annotator in one part at least
+    out = np.zeros((N, M))
+    for k in range(len(parts)):
+        others = np.setdiff1d(np.arange(M), members[k])
+        chosen = np.concatenate([members[k], rng.choice(others, size=max(P - members[k].size, 0), replace=False)])
+        out[bounds[k]:bounds[k + 1], chosen[:P] if members[k].size <= P else members[k]] = p
+    return out
+
+
+def exact_cooccurrences(model: DawidSkeneModel, observed: np.ndarray) -> np.ndarray:
+    """R (M, M, K, K): R_{m,j} = A_m D A_j^T where observed[m, j], zero elsewhere (the noiseless blocks)."""
+    A, lam = model.confusion, model.priors
+    R = np.einsum("mak,k,jbk->mjab", A, lam, A)
+    return np.where(observed[:, :, None, None], R, 0.0)
+
+
+def observed_at_random(M: int, fraction_missing: float, seed) -> np.ndarray:
+    """(M, M) symmetric bool: each off-diagonal pair observed with probability 1 - fraction_missing."""
+    upper = np.triu(_rng(seed).random((M, M)) >= real_number("fraction_missing", fraction_missing, 0.0, 1.0), 1)
+    return upper | upper.T

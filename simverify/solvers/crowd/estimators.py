@@ -1,0 +1,112 @@
+"""Aggregators with crowd-kit's shape: ``fit(data)`` on a pandas DataFrame with columns ``task, worker, label``;
+``labels_`` (Series indexed by task, named 'agg_label'), ``probas_`` (DataFrame, tasks x labels), and for the
+Dawid-Skene methods ``priors_`` (Series indexed by label, named 'prior') and ``errors_`` (DataFrame indexed by
+(worker, label) observed, columns the true labels). ``fit_predict`` and ``fit_predict_proba`` return labels_ and
+probas_. A crowd-kit user switches with one import: ``from simverify.solvers.crowd.estimators import
+DawidSkene``. Ties in ``labels_`` go to the first label in sorted order."""
+from __future__ import annotations
+
+import pandas as pd
+
+from simverify.datasets.crowd import from_frame
+
+from .methods import aggregate, check_method
+
+
+class _Aggregator:
+    """Base: ``method`` names the entry of ``methods.METHODS``; __init__ of subclasses stores parameters only."""
+    method = ""
+
+    def _method(self) -> str:
+        return self.method
+
+    def fit(self, data: pd.DataFrame, true_labels: pd.Series | None = None) -> "_Aggregator":
+        """Aggregate ``data`` (task, worker, label). ``true_labels`` is not used (crowd-kit's signature)."""
+        answers = from_frame(data)
+        check_method(self._method(), answers.n_classes)
+        result = aggregate(answers, self._method(), seed=getattr(self, "random_state", 0) or 0)
+        tasks = pd.Index(answers.item_ids, name="task")
+        labels = pd.Index(answers.classes, name="label")
+        self.probas_ = pd.DataFrame(result.posteriors, index=tasks, columns=labels)
+        self.labels_ = pd.Series(answers.classes[result.posteriors.argmax(axis=1)], index=tasks, name="agg_label")
+        if result.model is not None:
+            self.priors_ = pd.Series(result.model.priors, index=labels, name="prior")
+            M, K = answers.n_workers, answers.n_classes
+            rows = pd.MultiIndex.from_product([answers.worker_ids, answers.classes], names=["worker", "label"])
+            self.errors_ = pd.DataFrame(result.model.confusion.reshape(M * K, K), index=rows, columns=labels)
+        return self
+
+    def fit_predict(self, data: pd.DataFrame, true_labels: pd.Series | None = None) -> pd.Series:
+        return self.fit(data, true_labels).labels_
+
+    def fit_predict_proba(self, data: pd.DataFrame, true_labels: pd.Series | None = None) -> pd.DataFrame:
+        return self.fit(data, true_labels).probas_
+
+
+class MajorityVote(_Aggregator):
+    """Majority vote; probas_ split 1/(number tied) over tied labels."""
+    method = "mv"
+
+
+class DawidSkene(_Aggregator):
+    """Dawid-Skene EM from majority-vote fractions (MV-EM)."""
+    method = "mv-em"
+
+
+class SymNMF(_Aggregator):
+    """Shifted-ReLU SymNMF of the observed co-occurrences, without imputation."""
+    method = "symnmf"
+
+
+class DesSymNMF(_Aggregator):
+    """Designated-annotator imputation (Eq. 7-8), SymNMF, MAP; em=True refines by EM (DesSymNMF-EM)."""
+
+    def __init__(self, em: bool = False):
+        self.em = em
+
+    def _method(self) -> str:
+        return "dessymnmf-em" if self.em else "dessymnmf"
+
+
+class RobSymNMF(_Aggregator):
+    """Robust imputation (criterion 9, Algorithm 11), SymNMF, MAP; weighted=False is the w = 1 version; em=True
+    refines by EM (RobSymNMF-EM)."""
+
+    def __init__(self, weighted: bool = True, em: bool = False):
+        self.weighted = weighted
+        self.em = em
+
+    def _method(self) -> str:
+        if not self.weighted:
+            if self.em:
+                raise ValueError("the unweighted RobSymNMF has no EM variant")
+            return "robsymnmf-unweighted"
+        return "robsymnmf-em" if self.em else "robsymnmf"
+
+
+class MultiSPA(_Aggregator):
+    """MultiSPA (Ibrahim, Fu, Kargas & Huang 2019)."""
+    method = "multispa"
+
+
+class KOS(_Aggregator):
+    """Karger, Oh & Shah (2011) message passing (binary labels)."""
+    method = "kos"
+
+    def __init__(self, random_state: int = 0):
+        self.random_state = random_state
+
+
+class GhoshSVD(_Aggregator):
+    """Ghosh, Kale & McAfee (2011) (binary labels)."""
+    method = "ghosh-svd"
+
+
+class EigenRatio(_Aggregator):
+    """Dalvi et al. (2013) EigenRatio (binary labels)."""
+    method = "eigen-ratio"
+
+
+ESTIMATORS = {cls.__name__: cls for cls in (MajorityVote, DawidSkene, SymNMF, DesSymNMF, RobSymNMF, MultiSPA, KOS,
+                                             GhoshSVD, EigenRatio)}
+__all__ = list(ESTIMATORS)

@@ -1,0 +1,106 @@
+"""Every aggregation method by its documented name (the CLI's --method and the estimators use this table).
+
+``aggregate(answers, name)`` returns an ``Aggregation``: posteriors (n_items, K) and, for the Dawid-Skene
+methods, the learned model. Names:
+
+=====================  ==========================================================================
+mv                     majority vote; ties split 1/(number tied)
+mv-em                  Dawid-Skene EM from majority-vote fractions (Dawid & Skene 1979)
+symnmf                 SymNMF without imputation (missing and diagonal blocks zero), Eq. (13)
+dessymnmf              Eq. (7)-(8) imputation, then Eq. (13) and the MAP predictor
+dessymnmf-em           dessymnmf, then EM from its model
+robsymnmf              criterion (9) by Algorithm (11), then Eq. (13) and the MAP predictor
+robsymnmf-em           robsymnmf, then EM from its model
+robsymnmf-unweighted   robsymnmf with w_{m,j} = 1
+multispa               MultiSPA (Ibrahim, Fu, Kargas & Huang 2019), MAP predictor
+kos                    Karger, Oh & Shah (2011) message passing (binary)
+ghosh-svd              Ghosh, Kale & McAfee (2011) leading singular vector (binary)
+eigen-ratio            Dalvi et al. (2013) EigenRatio (binary)
+=====================  ==========================================================================
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from simverify.validation import require
+
+from . import pipeline, votes
+from .cooccurrence import cooccurrences
+from .model import DawidSkeneModel
+
+EM_ITERATIONS = 100  # crowd-kit's DawidSkene default
+EM_TOL = 1e-7  # stop EM when no posterior moves by more than this
+
+
+@dataclass(frozen=True)
+class Aggregation:
+    """posteriors (n_items, K); model the learned Dawid-Skene model, None for methods without one."""
+    posteriors: np.ndarray
+    model: DawidSkeneModel | None = None
+
+
+def _codes(answers):
+    return answers.item, answers.worker, answers.label, answers.n_items, answers.n_workers, answers.n_classes
+
+
+def _mv(answers, seed):
+    item, _, label, n, _, K = _codes(answers)
+    return Aggregation(votes.majority_vote(item, label, n, K))
+
+
+def _em_from(answers, init: DawidSkeneModel | None) -> Aggregation:
+    probas, priors, errors = votes.dawid_skene(*_codes(answers), n_iter=EM_ITERATIONS, init=init, tol=EM_TOL)
+    return Aggregation(probas, DawidSkeneModel(priors, errors))
+
+
+def _map(answers, model: DawidSkeneModel) -> Aggregation:
+    return Aggregation(model.posteriors(answers.item, answers.worker, answers.label, answers.n_items), model)
+
+
+def _co_method(build: Callable, em: bool = False) -> Callable:
+    """A method that learns the model from the co-occurrences, then predicts by MAP (or refines by EM)."""
+    def run(answers, seed):
+        R, S = cooccurrences(*_codes(answers))
+        model = build(R, S)
+        return _em_from(answers, model) if em else _map(answers, model)
+    return run
+
+
+def _binary(fn: Callable, seeded: bool = False) -> Callable:
+    def run(answers, seed):
+        args = _codes(answers)
+        return Aggregation(fn(*args, seed=seed) if seeded else fn(*args))
+    return run
+
+
+METHODS: dict[str, Callable] = {
+    "mv": _mv,
+    "mv-em": lambda answers, seed: _em_from(answers, None),
+    "symnmf": _co_method(pipeline.plain_model),
+    "dessymnmf": _co_method(pipeline.dessymnmf_model),
+    "dessymnmf-em": _co_method(pipeline.dessymnmf_model, em=True),
+    "robsymnmf": _co_method(pipeline.robsymnmf_model),
+    "robsymnmf-em": _co_method(pipeline.robsymnmf_model, em=True),
+    "robsymnmf-unweighted": _co_method(lambda R, S: pipeline.robsymnmf_model(R, S, weighted=False)),
+    "multispa": _co_method(pipeline.multispa_model),
+    "kos": _binary(votes.kos, seeded=True),
+    "ghosh-svd": _binary(votes.ghosh_svd),
+    "eigen-ratio": _binary(votes.eigen_ratio),
+}
+BINARY_ONLY = ("kos", "ghosh-svd", "eigen-ratio")
+
+
+def check_method(name: str, n_classes: int | None = None) -> None:
+    """Refuse an unknown method name, or a binary-only method on answers with more than two classes."""
+    require(name in METHODS, f"unknown method {name!r}; known: {sorted(METHODS)}")
+    require(n_classes is None or name not in BINARY_ONLY or n_classes == 2,
+            f"method {name} is for binary labels; the answers have {n_classes} classes")
+
+
+def aggregate(answers, method: str, seed: int = 0) -> Aggregation:
+    """Aggregate ``answers`` (simverify.datasets.crowd.Answers) with the named method."""
+    check_method(method, answers.n_classes)
+    return METHODS[method](answers, seed)

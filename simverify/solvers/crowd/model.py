@@ -1,0 +1,52 @@
+"""The Dawid-Skene model (Eq. 1) as a value: a prior lambda (K,) and confusion matrices (M, K observed, K true),
+A_m(k_m, k) = P(X_m = k_m | Y = k); its MAP predictor; and Proposition 1's extraction from a SymNMF factor H."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from simverify.kernels.crowd import map_posteriors
+
+
+@dataclass(frozen=True)
+class DawidSkeneModel:
+    """priors (K,) summing to 1; confusion (M, K, K), each column (fixed true class) summing to 1."""
+    priors: np.ndarray
+    confusion: np.ndarray
+
+    def posteriors(self, item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int) -> np.ndarray:
+        """(n_items, K) MAP posteriors P(Y = k | the item's answers) under the model."""
+        return map_posteriors(item, worker, label, self.priors, self.confusion, n_items)
+
+    def permuted(self, perm: np.ndarray) -> "DawidSkeneModel":
+        """The model with true classes relabelled: new class k is old class perm[k]."""
+        return DawidSkeneModel(self.priors[perm], self.confusion[:, :, perm])
+
+
+def from_symnmf_factor(H: np.ndarray, n_workers: int) -> DawidSkeneModel:
+    """Proposition 1: H (MK, K) = [A_1; ...; A_M] D^(1/2) up to a column permutation. A_m is block m with columns
+    l1-normalised (a block without mass gives the uniform column); each block's column sums estimate
+    sqrt(lambda_k), so lambda is the square of their mean over the blocks with mass, normalised."""
+    K = H.shape[1]
+    blocks = np.maximum(H, 0.0).reshape(n_workers, K, K)
+    sums = blocks.sum(axis=1)  # (M, K): sqrt(lambda_k) per block
+    has_mass = sums > 1e-12
+    confusion = np.where(has_mass[:, None, :], blocks / np.where(has_mass, sums, 1.0)[:, None, :], 1.0 / K)
+    counted = has_mass.sum(axis=0)
+    root = np.where(counted > 0, (sums * has_mass).sum(axis=0) / np.maximum(counted, 1), 0.0)
+    priors = root ** 2
+    priors = priors / priors.sum() if priors.sum() > 0 else np.full(K, 1.0 / K)
+    return DawidSkeneModel(priors, confusion)
+
+
+def align_to_diagonal(model: DawidSkeneModel) -> DawidSkeneModel:
+    """Resolve the common column permutation without ground truth: the relabelling that maximises the summed
+    diagonals sum_m trace(A_m Pi), i.e. annotators are taken to be right more often than not (Hungarian
+    algorithm on the K x K score)."""
+    score = model.confusion.sum(axis=0)  # (K observed, K true)
+    rows, cols = linear_sum_assignment(-score)
+    perm = np.empty(score.shape[0], dtype=np.int64)
+    perm[rows] = cols
+    return model.permuted(perm)

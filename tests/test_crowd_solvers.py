@@ -1,0 +1,153 @@
+"""The SymNMF family and baselines against naive references and noiseless identities (Ibrahim & Fu 2021)."""
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from simverify import metrics
+from simverify.datasets import crowd
+from simverify.generators import crowd as gen
+from simverify.solvers.crowd import aggregate, cooccurrences, pipeline, square_root, symnmf
+from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks
+from simverify.solvers.crowd.estimators import ESTIMATORS, DawidSkene, MajorityVote, RobSymNMF
+from simverify.solvers.crowd.model import DawidSkeneModel, align_to_diagonal, from_symnmf_factor
+
+
+def naive_cooccurrences(item, worker, label, N, M, K):
+    """Eq. (3) by a dense items x workers table (the reference the kernel must never build)."""
+    table = np.full((N, M), -1)
+    table[item, worker] = label
+    R, S = np.zeros((M, M, K, K)), np.zeros((M, M), dtype=int)
+    for m in range(M):
+        for j in range(M):
+            if m == j:
+                continue
+            both = (table[:, m] >= 0) & (table[:, j] >= 0)
+            S[m, j] = both.sum()
+            for n in np.nonzero(both)[0]:
+                R[m, j, table[n, m], table[n, j]] += 1
+            R[m, j] /= max(S[m, j], 1)
+    return R, S
+
+
+@settings(deadline=None, max_examples=25)
+@given(st.integers(1, 12), st.integers(2, 6), st.integers(2, 4), st.integers(0, 2**31 - 1))
+def test_cooccurrence_kernel_equals_the_dense_reference(N, M, K, seed):
+    rng = np.random.default_rng(seed)
+    mask = rng.random((N, M)) < 0.6
+    item, worker = np.nonzero(mask)
+    label = rng.integers(0, K, size=item.size)
+    R, S = cooccurrences(item, worker, label, N, M, K)
+    R0, S0 = naive_cooccurrences(item, worker, label, N, M, K)
+    assert np.array_equal(S, S0) and np.allclose(R, R0, atol=1e-15)
+    assert np.allclose(R, R.transpose(1, 0, 3, 2))  # R_{j,m} = R_{m,j}^T
+
+
+def _truth(seed=0, M=12, K=3):
+    return gen.dawid_skene_model(M, K, seed, n_specialists=2, epsilon=0.05)
+
+
+def _true_blocks(model):
+    return gen.exact_cooccurrences(model, np.ones((model.confusion.shape[0],) * 2, dtype=bool))
+
+
+def test_designated_imputation_is_exact_on_noiseless_blocks_diagonal_included():
+    model = _truth()
+    full = _true_blocks(model)
+    observed = gen.observed_at_random(12, 0.3, seed=1)
+    S = np.where(observed, 100, 0)
+    blocks, filled = pipeline.designated_blocks(np.where(observed[:, :, None, None], full, 0.0), S)
+    assert filled.all()  # 30 % missing at M = 12: every block, the diagonal too, has a triangle
+    assert np.abs(blocks - full).max() < 1e-10
+
+
+def test_robust_imputation_fits_noiseless_blocks_and_its_objective_decreases():
+    model = _truth()
+    full = _true_blocks(model)
+    observed = gen.observed_at_random(12, 0.3, seed=2)
+    S = np.where(observed, 100, 0)
+    blocks, U, history = pipeline.robust_blocks(full, S, n_outer=300)
+    assert np.all(np.diff(history) <= 1e-12 * history[0])
+    assert np.abs(blocks - full).max() < 1e-3
+    assert np.all(np.sqrt((U ** 2).sum(axis=(1, 2))) <= pipeline.RADIUS + 1e-12)
+
+
+def test_symnmf_on_the_exact_second_order_matrix_recovers_the_model_up_to_one_permutation():
+    model = _truth()
+    M = 12
+    H, Q, costs = symnmf(square_root(assemble(_true_blocks(model)), 3), "zero", n_iter=3000, tol=1e-14)
+    assert np.allclose(Q @ Q.T, np.eye(3), atol=1e-10) and H.min() >= 0
+    est = from_symnmf_factor(H, M)
+    assert metrics.confusion_mse(model.priors, model.confusion, est.priors, est.confusion) < 1e-4
+
+
+def test_symnmf_schedules_shift_the_relu_by_alpha():
+    U = np.array([[0.5, -0.1], [0.05, 0.9], [0.3, 0.3]])
+    H, _, _ = symnmf(U, "constant", n_iter=1, alpha0=0.2)
+    assert np.array_equal(H == 0, np.array([[False, True], [True, False], [False, False]]))
+
+
+def test_extraction_normalises_columns_and_alignment_puts_the_diagonal_first():
+    model = DawidSkeneModel(np.array([0.3, 0.7]), np.array([[[0.9, 0.2], [0.1, 0.8]]] * 3))
+    H = np.sqrt(model.priors) * model.confusion.reshape(6, 2)
+    est = align_to_diagonal(from_symnmf_factor(H[:, ::-1], 3))  # columns swapped, then realigned
+    assert np.allclose(est.confusion, model.confusion) and np.allclose(est.priors, model.priors)
+
+
+def test_em_from_the_true_model_keeps_a_good_model_and_beats_majority_vote():
+    model = gen.dawid_skene_model(10, 3, seed=3, n_specialists=3, epsilon=0.1)
+    answers = gen.answers(model, gen.answering_probabilities(3000, 10, 3, 0.5), seed=4)
+    mv = metrics.label_error(aggregate(answers, "mv").posteriors, answers.gold)
+    oracle = metrics.label_error(model.posteriors(answers.item, answers.worker, answers.label, answers.n_items),
+                                 answers.gold)
+    em = aggregate(answers, "mv-em")
+    assert metrics.label_error(em.posteriors, answers.gold) <= oracle + 0.02 < mv
+
+
+def test_every_binary_method_is_accurate_when_workers_are_reliable_and_two_are_specialists():
+    K, M = 2, 15
+    rng = np.random.default_rng(0)
+    right = rng.uniform(0.65, 0.9, size=(M, 2))
+    right[:2] = 0.97  # two near-perfect annotators: H satisfies the SSC (Proposition 1)
+    confusion = np.stack([[[r[0], 1 - r[1]], [1 - r[0], r[1]]] for r in right])
+    model = DawidSkeneModel(np.array([0.5, 0.5]), confusion)
+    answers = gen.answers(model, gen.answering_probabilities(1000, M, 5, 0.4), seed=6)
+    for name in ("kos", "ghosh-svd", "eigen-ratio", "multispa", "robsymnmf", "dessymnmf", "symnmf"):
+        assert metrics.label_error(aggregate(answers, name).posteriors, answers.gold) < 0.1, name
+
+
+def test_block_missing_design_covers_every_annotator_and_parts_are_disjoint():
+    p = gen.block_missing_probabilities(1000, 10, 4, seed=0)
+    assert (p.max(axis=0) > 0).all()
+    parts = [p[:100], p[100:400], p[400:]]
+    assert all(((part > 0).sum(axis=1) == 4).all() for part in parts)
+    observed = observed_blocks(cooccurrences(*_codes(gen.answers(_truth(0, 10, 3), p, 1)))[1])
+    assert 0 < observed.mean() < 1
+
+
+def _codes(a):
+    return a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes
+
+
+def test_estimators_take_crowdkit_frames_with_string_ids_and_expose_its_attributes():
+    frame = pd.DataFrame({"task": ["t1", "t1", "t1", "t2", "t2", "t3", "t3", "t3"],
+                          "worker": ["a", "b", "c", "a", "b", "a", "b", "c"],
+                          "label": ["cat", "cat", "dog", "dog", "dog", "cat", "dog", "cat"]})
+    ds = DawidSkene().fit(frame)
+    assert list(ds.labels_.index) == ["t1", "t2", "t3"] and ds.labels_.name == "agg_label"
+    assert MajorityVote().fit_predict(frame).tolist() == ["cat", "dog", "cat"]
+    assert list(ds.probas_.columns) == ["cat", "dog"] and np.allclose(ds.probas_.sum(axis=1), 1)
+    assert np.isclose(ds.priors_.sum(), 1) and ds.priors_.name == "prior"
+    assert ds.errors_.index.names == ["worker", "label"]
+    assert np.allclose(ds.errors_.groupby(level="worker").sum(), 1)  # P(observed | true) sums to 1
+    assert set(ESTIMATORS) >= {"MajorityVote", "DawidSkene", "RobSymNMF", "DesSymNMF", "MultiSPA", "KOS"}
+    with pytest.raises(ValueError, match="lacks columns"):
+        DawidSkene().fit(frame.rename(columns={"task": "item"}))
+    with pytest.raises(ValueError, match="no EM variant"):
+        RobSymNMF(weighted=False, em=True).fit(frame)
+
+
+def test_robsymnmf_em_on_rte_makes_57_errors_in_800_as_the_papers_table5_reports():
+    a = crowd.shipped("rte")
+    errors = 800 * metrics.label_error(aggregate(a, "robsymnmf-em").posteriors, a.gold)
+    assert abs(errors - 57) < 1e-9  # Table 5: 7.12 %, i.e. 57/800 = 7.125 % truncated
