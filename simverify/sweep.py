@@ -339,12 +339,12 @@ def _check_law(claim: Claim, grid, replicates: int, first: dict) -> None:
     if replicates < need:
         raise ValueError(f"{claim.id}: {claim.law.kind} needs at least {need} replicates for an interval; "
                          f"got {replicates}")
+    from .laws.base import DATA_SIZED
     coords = {d: list(v) for d, v in grid.dims()}
     coords["replicate"] = list(range(replicates))
     for dims in claim.sweep.outputs.values():
         for d in dims:
-            if isinstance(first.get(d), list):
-                coords.setdefault(d, first[d])
+            coords.setdefault(d, first[d] if isinstance(first.get(d), list) else DATA_SIZED)
     try:
         claim.law.check_plan(coords)
     except ValueError as exc:

@@ -94,8 +94,9 @@ def _neighbours(observed):
 @njit(**JIT)
 def _best_triangle(m, n, observed, S, ptr, nbr):
     """(l, r) maximising min(S[m, r], S[l, r], S[n, l]) over observed R_{m,r}, R_{l,r}, R_{n,l} (Eq. 7-8's
-    helpers; l != r), or (-1, -1) when there is none. Cost: degree(n) x degree(m)."""
-    best, best_l, best_r = 0, -1, -1
+    helpers; l != r), or (-1, -1) when there is none. S is any non-negative block score. Cost: degree(n) x
+    degree(m)."""
+    best, best_l, best_r = 0.0, -1, -1
     for a in range(ptr[n], ptr[n + 1]):
         l = nbr[a]
         for b in range(ptr[m], ptr[m + 1]):
@@ -124,8 +125,9 @@ def _impute_block(R, m, n, l, r, K):
 @njit(**JIT)
 def designated_imputation(R, observed, S):
     """DesSymNMF imputation (Eq. 7-8) of every unobserved block, the diagonal included, from observed blocks
-    only (one pass). R (M, M, K, K) with observed blocks filled; returns (X (M, M, K, K), filled (M, M) bool):
-    blocks that no triangle of observed blocks reaches stay zero and unfilled."""
+    only (one pass). R (M, M, K, K) with observed blocks filled; S (M, M) a score of each observed block (the
+    triangle whose weakest block scores highest is used); returns (X (M, M, K, K), filled (M, M) bool): blocks
+    that no triangle of observed blocks reaches stay zero and unfilled."""
     M, K = R.shape[0], R.shape[2]
     X = R.copy()
     filled = observed.copy()

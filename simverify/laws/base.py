@@ -82,6 +82,14 @@ def _advice(estimate, lo, hi, band_lo, band_hi, replicates) -> str:
         "estimate sits on the band edge: a larger grid along the swept axis would decide"
 
 
+class DataSized(tuple):
+    """The planned coordinates of an output dim whose size only the data decides (e.g. the ``item`` dim of a real
+    data set): known to exist, not yet how long."""
+
+
+DATA_SIZED = DataSized()
+
+
 def _require_dim(kind: str, coords: Mapping[str, Sequence], dim: str) -> list:
     if dim not in coords:
         raise ValueError(f"{kind} needs dim '{dim}', the planned Dataset has only {sorted(coords)}")

@@ -13,7 +13,7 @@ import xarray as xr
 
 from .. import stats
 from ..stats import INCONCLUSIVE
-from .base import ITEM, REPLICATE, Law, LawResult, _advice, _check_rhs, _deciding, _py, _require_dim, _rhs, quantity
+from .base import ITEM, REPLICATE, DataSized, Law, LawResult, _advice, _check_rhs, _deciding, _py, _require_dim, _rhs, quantity
 
 
 def _cells(da: xr.DataArray, keep: Sequence[str]) -> tuple[np.ndarray, list[dict]]:
@@ -54,6 +54,8 @@ class _Resampled(Law):
         plot_cells(self, ds, record, ax)
 
     def check_plan(self, coords):
+        if self.resample == ITEM and isinstance(coords.get(ITEM), DataSized):
+            return  # the data decides how many items; checked when the Dataset exists
         if self.resample == ITEM and len(set(_require_dim(self.kind, coords, ITEM))) < 2:
             raise ValueError(f"{self.kind} with resample='item' needs at least 2 items; got {list(coords[ITEM])}")
 

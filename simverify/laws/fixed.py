@@ -18,16 +18,21 @@ class MatchesPrinted(Law):
     precision printed: the mean of y over all its entries (usually one replicate of one
     value) lies within half a unit of the last printed digit of ``printed`` (``decimals``
     digits after the point), i.e. it rounds to the printed number. No interval: estimate
-    and ci are the value itself; the band is printed +- 0.5 * 10**-decimals."""
+    and ci are the value itself; the band is printed +- 0.5 * 10**-decimals. ``truncated``:
+    the paper cut the digits instead of rounding (e.g. 7.125 printed as 7.12); the band is
+    then [printed, printed + 10**-decimals) for a non-negative number."""
     y: Any
     printed: float
     decimals: int
+    truncated: bool = False
     kind: str = "MatchesPrinted"
     min_replicates = 1
 
     def band(self) -> tuple[float, float]:
-        half = 0.5 * 10.0 ** (-self.decimals)
-        return (self.printed - half, self.printed + half)
+        unit = 10.0 ** (-self.decimals)
+        if self.truncated:
+            return (self.printed - 1e-9 * unit, self.printed + (1 - 1e-9) * unit)
+        return (self.printed - unit / 2, self.printed + unit / 2)
 
     def evaluate(self, ds, level):
         value = float(np.mean(np.asarray(quantity(ds, self.y).values, dtype=float)))
@@ -45,4 +50,5 @@ class MatchesPrinted(Law):
         plot_printed(self, ds, record, ax)
 
     def claimed(self):
-        return f"value rounds to the printed {self.printed:.{self.decimals}f}"
+        how = "truncates" if self.truncated else "rounds"
+        return f"value {how} to the printed {self.printed:.{self.decimals}f}"

@@ -53,5 +53,17 @@ def square_root(X: np.ndarray, K: int) -> np.ndarray:
     Perron direction of a non-negative X), which makes Q_(0) = I a sensible start for Eq. (13)."""
     vals, vecs = np.linalg.eigh(0.5 * (X + X.T))
     vals, vecs = vals[::-1][:K], vecs[:, ::-1][:, :K]
-    U = vecs * np.sqrt(np.maximum(vals, 0.0))
+    return _perron_signs(vecs * np.sqrt(np.maximum(vals, 0.0)))
+
+
+def square_root_of_product(F: np.ndarray) -> np.ndarray:
+    """U (J, K): ``square_root(F F^T, K)`` for a factor F (J, K), from F's thin SVD F = W S V^T (U = W S) without
+    forming the J x J product; equal to the eigendecomposition's U up to rounding when the singular values are
+    distinct."""
+    W, s, _ = np.linalg.svd(F, full_matrices=False)
+    return _perron_signs(W * s)
+
+
+def _perron_signs(U: np.ndarray) -> np.ndarray:
+    """Each column's sign flipped so that its sum is non-negative."""
     return U * np.where(U.sum(axis=0) < 0, -1.0, 1.0)

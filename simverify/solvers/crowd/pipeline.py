@@ -31,17 +31,32 @@ def plain_model(R: np.ndarray, S: np.ndarray, schedule: str = "constant", **symn
     return _factor_to_model(X, M, K, schedule, **symnmf_args)
 
 
-def designated_blocks(R: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+TRIANGLE_SCORES = ("conditioning", "count")
+
+
+def block_scores(R: np.ndarray, S: np.ndarray, observed: np.ndarray, kind: str = "conditioning") -> np.ndarray:
+    """(M, M) score of each observed block for choosing Eq. (7)-(8)'s helpers: 'count' = S_{m,j}; 'conditioning'
+    = sigma_min(R_{m,j})^2 sqrt(S_{m,j}), after Theorem 1's error O(gamma^3 / (varrho^2 sqrt(S)))."""
+    if kind == "count":
+        return np.where(observed, S, 0).astype(float)
+    smallest = np.linalg.svd(R, compute_uv=False)[:, :, -1]
+    return np.where(observed, smallest ** 2 * np.sqrt(S), 0.0)
+
+
+def designated_blocks(R: np.ndarray, S: np.ndarray, score: str = "conditioning") -> tuple[np.ndarray, np.ndarray]:
     """DesSymNMF's imputation: (X blocks (M, M, K, K), filled (M, M) bool); blocks no triangle of observed blocks
-    reaches stay zero (as the paper does on real data)."""
+    reaches stay zero (as the paper does on real data). Without designated annotators the paper does not say which
+    triangle (l, r) to use; ``score`` picks the one whose weakest block scores highest (``block_scores``)."""
     observed = observed_blocks(S)
-    return designated_imputation(np.where(observed[:, :, None, None], R, 0.0), observed, S)
+    Rz = np.where(observed[:, :, None, None], R, 0.0)
+    return designated_imputation(Rz, observed, block_scores(Rz, S, observed, score))
 
 
-def dessymnmf_model(R: np.ndarray, S: np.ndarray, schedule: str = "constant", **symnmf_args) -> DawidSkeneModel:
+def dessymnmf_model(R: np.ndarray, S: np.ndarray, schedule: str = "constant", score: str = "conditioning",
+                    **symnmf_args) -> DawidSkeneModel:
     """DesSymNMF: Eq. (7)-(8) imputation (diagonal blocks included), then Eq. (13)."""
     M, K = R.shape[0], R.shape[2]
-    blocks, _ = designated_blocks(R, S)
+    blocks, _ = designated_blocks(R, S, score)
     return _factor_to_model(assemble(blocks), M, K, schedule, **symnmf_args)
 
 

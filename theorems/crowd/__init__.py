@@ -1,0 +1,85 @@
+"""Ibrahim, Fu (2021), "Crowdsourcing via Annotator Co-occurrence Imputation and Provable Symmetric Nonnegative
+Matrix Factorization" (paper key ``crowd``).
+
+Measures (``measures``) compose generators, solvers and metrics; ``sweeps`` declares the simulations; the claims,
+by section: ``identifiability`` (Proposition 1), ``imputation`` (Theorems 1 and 2, Table 6), ``convergence``
+(Theorem 3, Figures 2-3), ``tables`` (Table 7 and Tables 4-5 on the shipped real data).
+"""
+from __future__ import annotations
+
+from simverify.claims import Paper
+from simverify.validation import check_int_parameter, check_real_parameter
+
+from . import measures as ms
+
+_POSITIVE_INTEGERS = ("M", "K", "N", "J", "n_iter", "S")
+_REALS = {"epsilon": (0.0, 1.0), "phi": (1e-6, 1.0), "psi": (0.0, 0.999999), "p": (1e-6, 1.0),
+          "fraction_missing": (0.0, 0.99), "noise_var": (0.0, 1e6), "gamma": (1.0, 1e6)}
+_LISTS = {"aggregator": ms.AGGREGATORS, "schedule": ms.SCHEDULES}
+
+
+def _values(p: dict, name: str) -> list:
+    v = p[name]
+    return v if isinstance(v, list) else [v]
+
+
+def validate(p: dict) -> None:
+    """Reject parameters outside the paper's model (raises ValueError naming the parameter)."""
+    for name in _POSITIVE_INTEGERS:
+        if name in p:
+            check_int_parameter(name, p[name])
+    if "K" in p and p["K"] < 2:
+        raise ValueError(f"parameter K must be at least 2 classes, got {p['K']!r}")
+    for name, (lo, hi) in _REALS.items():
+        for v in (_values(p, name) if name in p else []):
+            check_real_parameter(name, v, lo, hi)
+    for name, allowed in _LISTS.items():
+        if name in p and (not isinstance(p[name], list) or not p[name] or any(v not in allowed for v in p[name])):
+            raise ValueError(f"parameter {name} must be a list of {list(allowed)}, got {p[name]!r}")
+    if "model_law" in p and p["model_law"] not in ms.MODEL_LAWS:
+        raise ValueError(f"parameter model_law must be one of {list(ms.MODEL_LAWS)}, got {p['model_law']!r}")
+    for name in ("n_specialists", "n_corrupt"):
+        if name in p and (not isinstance(p[name], int) or isinstance(p[name], bool) or p[name] < 0):
+            raise ValueError(f"parameter {name} must be a non-negative integer, got {p[name]!r}")
+    if "n_specialists" in p and "M" in p and p["n_specialists"] > p["M"]:
+        raise ValueError(f"n_specialists={p['n_specialists']} exceeds the number of annotators M={p['M']}")
+    if "iteration" in p:
+        t = p["iteration"]
+        if not (isinstance(t, list) and t and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in t)
+                and all(b > a for a, b in zip(t, t[1:]))):
+            raise ValueError(f"parameter iteration must be increasing non-negative checkpoints, got {t!r}")
+    if "answers" in p:
+        _check_answers(p)
+
+
+def _check_answers(p: dict) -> None:
+    """A real-data claim's answers: a shipped set or a readable file (malformed files refused with file:line); the
+    binary-only baselines need two classes."""
+    if not isinstance(p["answers"], str) or not p["answers"]:
+        raise ValueError(f"parameter answers must be a shipped set {list(ms.data.SHIPPED)} or a file path, "
+                         f"got {p['answers']!r}")
+    a = ms.load_answers(p["answers"])
+    if "aggregator" in p:
+        binary = [m for m in p["aggregator"] if m in ("kos", "ghosh-svd", "eigen-ratio")]
+        if binary and a.n_classes != 2:
+            raise ValueError(f"aggregator {binary[0]} is for binary labels; {p['answers']} has {a.n_classes} classes")
+        if not (a.gold >= 0).any():
+            raise ValueError(f"{p['answers']}: no gold labels, so no error rate can be measured")
+
+
+NOT_REPRODUCED = {
+    "Tables 1-3 (UCI Connect4, Credit, Car with MATLAB classifiers)":
+        "the UCI data sets cannot be downloaded here; the protocol on scikit-learn's bundled data sets with ten "
+        "scikit-learn classifiers is not built yet",
+    "Table 4-5 columns Dog and TREC": "the Dog and TREC answer files are not available here",
+    "Table 9 and Figure 4 (LabelMe, CrowdLayer, DL-MV)":
+        "the LabelMe answers and images are not available here, and the deep-learning baselines need the images",
+    "Baselines CNMF, TensorADMM, Spectral-D&S, MinimaxEntropy, PG-TAC, CRIAV": "not implemented yet",
+}
+PAPER = Paper("crowd", "Ibrahim, Fu (2021), Crowdsourcing via Annotator Co-occurrence Imputation and Provable "
+                       "Symmetric Nonnegative Matrix Factorization", validate=validate, not_reproduced=NOT_REPRODUCED)
+
+# Importing the claim modules registers the claims (they use PAPER), in the paper's order.
+# isort: off
+from . import identifiability, imputation, convergence, tables  # noqa: E402, F401
+# isort: on

@@ -1,0 +1,219 @@
+"""Measures of Ibrahim & Fu (2021): one replicate of each simulation, composed of generators, solvers and metrics.
+Each takes ``seed`` (a SeedSequence, spawned once and unpacked) and keyword parameters."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from simverify import metrics
+from simverify.datasets import crowd as data
+from simverify.generators import crowd as gen
+from simverify.kernels.crowd import designated_imputation
+from simverify.solvers.crowd import aggregate, cooccurrences, pipeline, square_root, symnmf
+from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks, square_root_of_product
+from simverify.solvers.crowd.model import DawidSkeneModel, from_symnmf_factor
+
+SCHEDULES = ("power", "zero", "constant")
+AGGREGATORS = ("mv", "mv-em", "symnmf", "dessymnmf", "dessymnmf-em", "robsymnmf", "robsymnmf-em",
+               "robsymnmf-unweighted", "multispa", "kos", "ghosh-svd", "eigen-ratio")
+MODEL_LAWS = ("dirichlet", "clustered")
+
+
+def _rng(seed) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def clustered_model(M: int, K: int, seed, spread: float = 0.05) -> DawidSkeneModel:
+    """A model whose H violates the SSC: every confusion column within ``spread`` of 0.6 e_k + 0.4/K (no row of H
+    near an extreme ray), prior ~ Dirichlet(1)."""
+    g = _rng(seed)
+    base = 0.6 * np.eye(K) + 0.4 / K
+    confusion = base[None] + spread * (g.dirichlet(np.ones(K), size=(M, K)).transpose(0, 2, 1) - 1.0 / K)
+    return DawidSkeneModel(g.dirichlet(np.ones(K)), confusion)
+
+
+def symnmf_error(H_hat: np.ndarray, H: np.ndarray) -> float:
+    """Figure 2's ||H Pi - H_(t)||_F^2 / K, Pi the best column permutation (Hungarian)."""
+    cost = ((H[:, :, None] - H_hat[:, None, :]) ** 2).sum(axis=0)
+    rows, cols = linear_sum_assignment(cost)
+    return float(cost[rows, cols].sum() / H.shape[1])
+
+
+def measure_identifiability(seed, *, M: int, K: int, model_law: str = "dirichlet", n_specialists: int = 1,
+                            epsilon: float = 0.1, n_iter: int = 3000) -> dict:
+    """Proposition 1: SymNMF (Eq. 13, alpha = 0, from Q_(0) = I) of the exact X = H H^T, then extraction; the MSE of
+    Eq. (19) against the true model (mse) and the SymNMF residual ||X - H_hat H_hat^T||_F / ||X||_F (fit): a small
+    fit with a large MSE is another factorisation, i.e. non-identifiability."""
+    s_model, = seed.spawn(1)
+    model = gen.dawid_skene_model(M, K, s_model, n_specialists, epsilon) if model_law == "dirichlet" \
+        else clustered_model(M, K, s_model)
+    X = assemble(gen.exact_cooccurrences(model, np.ones((M, M), dtype=bool)))
+    H, _, _ = symnmf(square_root(X, K), "zero", n_iter=n_iter, tol=1e-15)
+    est = from_symnmf_factor(H, M)
+    return {"mse": metrics.confusion_mse(model.priors, model.confusion, est.priors, est.confusion),
+            "fit": float(np.linalg.norm(X - H @ H.T) / np.linalg.norm(X))}
+
+
+def sparse_factor(J: int, K: int, phi: float, g: np.random.Generator) -> np.ndarray:
+    """Appendix C.1.2's H (J, K): each entry non-zero with probability phi, non-zero entries uniform on (0, 1)."""
+    return np.where(g.random((J, K)) < phi, g.random((J, K)), 0.0)
+
+
+def measure_symnmf_path(seed, *, J: int, K: int, phi: float, iteration: list, schedule: list,
+                        psi: float = 0.75) -> dict:
+    """Figure 2: X = H H^T, U its rank-K square root, Eq. (13) from Q_(0) = I under each schedule; h (schedule,
+    iteration) = Figure 2's error after t iterations (t = 0: ReLU_0(U)), and ahead (the power schedule's error below
+    the zero schedule's at the last checkpoint, 1 or 0) when both schedules run."""
+    s_h, = seed.spawn(1)
+    H = sparse_factor(J, K, phi, _rng(s_h))
+    U = square_root_of_product(H)  # the rank-K square root of X = H H^T
+    h = np.array([[symnmf_error(np.maximum(U, 0.0), H) if t == 0 else
+                   symnmf_error(symnmf(U, s, n_iter=t, tol=0.0, psi=psi)[0], H) for t in iteration]
+                  for s in schedule])
+    out = {"h": h}
+    if "power" in schedule and "zero" in schedule:
+        out["ahead"] = float(h[schedule.index("power"), -1] < h[schedule.index("zero"), -1])
+    return out
+
+
+def measure_symnmf_floor(seed, *, J: int, K: int, phi: float, noise_var: list, n_iter: int = 200,
+                         psi: float = 0.6) -> dict:
+    """Theorem 3's floor: one H and one noise direction E (symmetric, unit-variance entries); X = H H^T + sqrt(v) E
+    for each noise variance v (paired); final_h (noise_var,) = Figure 2's error after n_iter iterations."""
+    s_h, s_noise = seed.spawn(2)
+    H = sparse_factor(J, K, phi, _rng(s_h))
+    E = _rng(s_noise).normal(size=(J, J))
+    E = (E + E.T) / np.sqrt(2)
+    X = H @ H.T
+    final = [symnmf_error(symnmf(square_root(X + np.sqrt(v) * E, K), "power", n_iter=n_iter, tol=0.0, psi=psi)[0],
+                          H) for v in noise_var]
+    return {"final_h": np.array(final)}
+
+
+def conditioned_model(M: int, K: int, seed, gamma: float, epsilon: float = 0.1) -> DawidSkeneModel:
+    """Appendix C.1.1's model (one specialist) redrawn until every A_m D^(1/2) has condition number at most gamma
+    (Theorem 1's kappa(A_m) <= gamma, with the prior's share of varrho); draw i uses the seed's i-th child."""
+    for _ in range(10_000):
+        s, = seed.spawn(1)  # stateful: each call gives the next child
+        model = gen.dawid_skene_model(M, K, s, n_specialists=1, epsilon=epsilon)
+        if max(np.linalg.cond(A * np.sqrt(model.priors)) for A in model.confusion) <= gamma:
+            return model
+    raise ValueError(f"no model with condition number <= gamma={gamma} in 10000 draws; raise gamma")
+
+
+def measure_designated(seed, *, K: int, S: list, epsilon: float = 0.1, gamma: float = 10.0) -> dict:
+    """Theorem 1: four annotators (m, n, l, r) = (0, 1, 2, 3) with kappa(A_m D^(1/2)) <= gamma label S items each
+    (every value of S on the same model, paired); R_{m,n} is hidden and imputed by Eq. (7)-(8) from the sample
+    co-occurrences; err (S,) = ||R_hat_{m,n} - A_m D A_n^T||_F."""
+    s_model, s_data = seed.spawn(2)
+    model = conditioned_model(4, K, s_model, gamma, epsilon)
+    true = model.confusion[0] @ np.diag(model.priors) @ model.confusion[1].T
+    errs = []
+    for n, s in zip(S, s_data.spawn(len(S))):
+        a = gen.answers(model, np.ones((n, 4)), s)
+        R, counts = cooccurrences(a.item, a.worker, a.label, a.n_items, 4, K)
+        observed = observed_blocks(counts)
+        observed[0, 1] = observed[1, 0] = False
+        X, _ = designated_imputation(np.where(observed[:, :, None, None], R, 0.0), observed, counts)
+        errs.append(np.linalg.norm(X[0, 1] - true))
+    return {"err": np.array(errs)}
+
+
+def measure_robust(seed, *, M: int, K: int, N: int, p: float, fraction_missing: float, n_corrupt: int) -> dict:
+    """Theorem 2: answers from Appendix C.1.1's model, blocks hidden at random (fraction_missing), n_corrupt
+    observed blocks replaced by blocks of an unrelated model ('badly estimated'); the average error
+    (1/L) sum_{m<j} ||U_m U_j^T - R_{m,j}||_F of the weighted (err_weighted) and unweighted (err_unweighted)
+    imputation."""
+    s_model, s_p, s_data, s_mask, s_bad = seed.spawn(5)
+    model = gen.dawid_skene_model(M, K, s_model)
+    a = gen.answers(model, gen.answering_probabilities(N, M, s_p, p), s_data)
+    R, S = cooccurrences(a.item, a.worker, a.label, a.n_items, M, K)
+    S = np.where(gen.observed_at_random(M, fraction_missing, s_mask), S, 0)
+    g = _rng(s_bad)
+    m_idx, j_idx = np.nonzero(np.triu(observed_blocks(S), 1))
+    for c in g.choice(m_idx.size, size=min(n_corrupt, m_idx.size), replace=False):
+        block = g.dirichlet(np.ones(K * K)).reshape(K, K)
+        R[m_idx[c], j_idx[c]], R[j_idx[c], m_idx[c]] = block, block.T
+    true = gen.exact_cooccurrences(model, np.ones((M, M), dtype=bool))
+    upper = np.triu(np.ones((M, M), dtype=bool), 1)
+    out = {}
+    for name, weighted in (("err_weighted", True), ("err_unweighted", False)):
+        _, U, _ = pipeline.robust_blocks(R, S, weighted)
+        fitted = np.einsum("mab,jcb->mjac", U, U)
+        out[name] = float(np.sqrt(((fitted - true) ** 2).sum(axis=(2, 3)))[upper].mean())
+    return out
+
+
+def measure_synthetic(seed, *, M: int, K: int, N: int, p: float, aggregator: list) -> dict:
+    """Table 7: Appendix C.1.1's model, each annotator labelling each item with probability p; mse (aggregator,)
+    = Eq. (19) of each Dawid-Skene method's model (NaN for methods without one); digits = -log10(mse)."""
+    s_model, s_p, s_data = seed.spawn(3)
+    model = gen.dawid_skene_model(M, K, s_model)
+    a = gen.answers(model, gen.answering_probabilities(N, M, s_p, p), s_data)
+    mse = []
+    for name in aggregator:
+        est = aggregate(a, name).model
+        mse.append(np.nan if est is None else
+                   metrics.confusion_mse(model.priors, model.confusion, est.priors, est.confusion))
+    mse = np.array(mse)
+    return {"mse": mse, "digits": -np.log10(np.maximum(mse, 1e-16))}
+
+
+def measure_noiseless_imputation(seed, *, M: int, K: int, fraction_missing: float) -> dict:
+    """Table 6: the exact blocks R_{m,j} = A_m D A_j^T observed at random (fraction_missing hidden), then
+    RobSymNMF and DesSymNMF (with Eq. 13); mse_robust, mse_designated = Eq. (19), and digits_* = -log10(MSE) (the
+    digits of accuracy: a scale on which the rare failed trials do not swamp the mean)."""
+    s_model, s_mask = seed.spawn(2)
+    model = gen.dawid_skene_model(M, K, s_model)
+    observed = gen.observed_at_random(M, fraction_missing, s_mask)
+    R = gen.exact_cooccurrences(model, observed)
+    S = np.where(observed, 1000, 0)
+    out = {}
+    for name, build in (("robust", pipeline.robsymnmf_model), ("designated", pipeline.dessymnmf_model)):
+        est = build(R, S)
+        out[f"mse_{name}"] = metrics.confusion_mse(model.priors, model.confusion, est.priors, est.confusion)
+        out[f"digits_{name}"] = -np.log10(max(out[f"mse_{name}"], 1e-16))
+    return out
+
+
+def answers_file_path(name: str) -> Path:
+    """The answers file of a shipped set (by name) or a user's format-A file (its hash keys the cells)."""
+    if name in data.SHIPPED:
+        folder = Path(data.__file__).resolve().parent / "data" / "crowd"
+        return folder / ("temp.standardized.tsv" if name == "temp" else f"{name}.txt")
+    return Path(name)
+
+
+def load_answers(name: str):
+    """A shipped set by name, or a user's file (any supported format; its truth file beside it as <stem>_truth.txt
+    when present)."""
+    if name in data.SHIPPED:
+        return data.shipped(name)
+    path = Path(name)
+    truth = path.with_name(f"{path.stem}_truth{path.suffix}")
+    return data.load(path, truth if truth.is_file() else None)
+
+
+def measure_real(seed, *, answers: str, aggregator: list) -> dict:
+    """Tables 4-5 on fixed data: wrong (aggregator, item) = each gold item's error under each method's decision
+    (1 wrong, 0 right, 1 - 1/t for a t-way tie that includes the gold label); error (aggregator,) their mean in %."""
+    a = load_answers(answers)
+    known = np.nonzero(a.gold >= 0)[0]
+    wrong = []
+    for name in aggregator:
+        P = aggregate(a, name, seed=0).posteriors[known]
+        top = P == P.max(axis=1, keepdims=True)
+        wrong.append(1.0 - top[np.arange(known.size), a.gold[known]] / top.sum(axis=1))
+    wrong = np.array(wrong)
+    return {"wrong": wrong, "error": 100 * wrong.mean(axis=1)}
+
+
+def measure_missing(seed, *, answers: str) -> dict:
+    """The proportion (%) of the M^2 blocks of X that are missing before (missing_before) and after DesSymNMF's
+    imputation (missing_after); the diagonal counts as missing, as in the paper's Section 4."""
+    a = load_answers(answers)
+    R, S = cooccurrences(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+    _, filled = pipeline.designated_blocks(R, S, score="count")  # every block some triangle reaches
+    return {"missing_before": 100 * (1 - observed_blocks(S).mean()), "missing_after": 100 * (1 - filled.mean())}

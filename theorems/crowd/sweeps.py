@@ -1,0 +1,75 @@
+"""The simulations of Ibrahim & Fu (2021): each Sweep's measure, grids per tier and array outputs. Full tiers use
+the paper's sizes (Appendix C: M = 25 annotators, K = 3 classes; Figures 2-3: H of 1000 x 3; 20 trials)."""
+from __future__ import annotations
+
+from simverify.claims import Grid, Sweep, Tier
+from simverify.designs import paired_outputs
+
+from . import measures as ms
+
+
+def _tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
+    return {"quick": quick, "full": full}
+
+
+# Proposition 1: exact X, SymNMF, extraction (one class specialist with epsilon = 0: the SSC holds exactly)
+IDENTIFIABILITY = Sweep("crowd.identifiability", ms.measure_identifiability, _tiers(
+    Tier(Grid(), 10, {"M": 25, "K": 3, "epsilon": 0.0}),
+    Tier(Grid({"K": [3, 5]}), 20, {"M": 25, "epsilon": 0.0})))
+
+# Figures 2-3 and Theorem 3: the shifted-ReLU SymNMF along iterations
+ITERATIONS = [0, 2, 4, 6, 8, 10, 12]
+SCHEDULE_PAIR = ["power", "zero"]
+CONVERGENCE = Sweep("crowd.convergence", ms.measure_symnmf_path, _tiers(
+    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 12, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"]}),
+    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 20, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"]})),
+    outputs={"h": ("schedule", "iteration")})
+FIGURE2 = Sweep("crowd.figure2", ms.measure_symnmf_path, _tiers(
+    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 100, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
+                                              "psi": 0.75}),
+    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 200, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
+                                              "psi": 0.75})),
+    outputs={"h": ("schedule", "iteration")})
+FLOOR = Sweep("crowd.floor", ms.measure_symnmf_floor, _tiers(
+    Tier(Grid(), 6, {"J": 1000, "K": 3, "phi": 0.3, "noise_var": [1e-6, 1e-5, 1e-4]}),
+    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 20, {"J": 1000, "K": 3, "noise_var": [1e-7, 1e-6, 1e-5, 1e-4, 1e-3]})),
+    outputs=paired_outputs("noise_var", "final_h"))
+
+# Theorem 1: the designated imputation along S (paired: one model for every S)
+DESIGNATED = Sweep("crowd.designated", ms.measure_designated, _tiers(
+    Tier(Grid(), 100, {"K": 2, "S": [2000, 8000, 32000, 128000]}),
+    Tier(Grid({"K": [2, 3]}), 100, {"S": [1000, 4000, 16000, 64000, 256000]})),
+    outputs=paired_outputs("S", "err"))
+
+# Theorem 2: the robust imputation with a few badly estimated blocks
+ROBUST = Sweep("crowd.robust", ms.measure_robust, _tiers(
+    Tier(Grid(), 10, {"M": 25, "K": 3, "N": 5000, "p": 0.3, "fraction_missing": 0.3, "n_corrupt": 10}),
+    Tier(Grid({"n_corrupt": [5, 20]}), 20, {"M": 25, "K": 3, "N": 10000, "p": 0.3, "fraction_missing": 0.3})))
+
+# Table 6: noiseless blocks, missing at random
+TABLE6 = Sweep("crowd.table6", ms.measure_noiseless_imputation, _tiers(
+    Tier(Grid({"fraction_missing": [0.3, 0.7]}), 80, {"M": 25, "K": 3}),
+    Tier(Grid({"fraction_missing": [0.3, 0.5, 0.7]}), 100, {"M": 25, "K": 3})))
+
+# Table 7: sampled answers, p = 0.3, along N
+TABLE7_METHODS = ["robsymnmf", "dessymnmf", "multispa", "mv-em"]
+TABLE7 = Sweep("crowd.table7", ms.measure_synthetic, _tiers(
+    Tier(Grid({"N": [1000, 10000]}), 30, {"M": 25, "K": 3, "p": 0.3, "aggregator": TABLE7_METHODS}),
+    Tier(Grid({"N": [1000, 5000, 10000]}), 20, {"M": 25, "K": 3, "p": 0.3, "aggregator": TABLE7_METHODS})),
+    outputs={"mse": ("aggregator",), "digits": ("aggregator",)})
+
+
+# Tables 4-5: fixed data, one run of every method (the item dim carries the per-item outcomes)
+def real(name: str) -> Sweep:
+    methods = list(ms.AGGREGATORS) if name != "web" else [m for m in ms.AGGREGATORS
+                                                          if m not in ("kos", "ghosh-svd", "eigen-ratio")]
+    tier = Tier(Grid(), 1, {"answers": name, "aggregator": methods})
+    return Sweep(f"crowd.real.{name}", ms.measure_real, _tiers(tier, tier),
+                 outputs={"wrong": ("aggregator", "item"), "error": ("aggregator",)},
+                 data={"answers": ms.answers_file_path})
+
+
+REAL = {name: real(name) for name in ("bluebird", "rte", "web", "temp")}
+MISSING = {name: Sweep(f"crowd.missing.{name}", ms.measure_missing,
+                       _tiers(Tier(Grid(), 1, {"answers": name}), Tier(Grid(), 1, {"answers": name})),
+                       data={"answers": ms.answers_file_path}) for name in ("bluebird", "rte")}
