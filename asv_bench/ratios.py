@@ -59,7 +59,7 @@ def table(v: dict[str, float]) -> list[str]:
               if k.startswith("track_fraction_of_limit_")]
     lines.append("")
     lines += [f"{k:<52} {x / 2**20:.0f} MiB" for k, x in sorted(v.items()) if k.startswith("peakmem_")]
-    return lines + nmf_goals(v)
+    return lines + nmf_goals(v) + crowd_goals(v)
 
 
 def nmf_goals(v: dict[str, float]) -> list[str]:
@@ -78,6 +78,27 @@ def nmf_goals(v: dict[str, float]) -> list[str]:
         if a and b:
             out.append(f"  {ours} per sweep {a:.3g} s, sklearn {theirs} {b:.3g} s: ratio {b / a:.2f} "
                        f"{'MET' if b / a >= 1 else 'NOT MET'}")
+    return out
+
+
+def crowd_goals(v: dict[str, float]) -> list[str]:
+    """crowd's goals (bench_crowd.py): RobSymNMF (MAP, and with EM) against crowd-kit's DawidSkene on 20,000 x 10 x
+    3 (ratio >= 10 at equal or better accuracy) and the TREC-size times."""
+    if "track_time_robsymnmf" not in v:
+        return []
+    out = ["", "crowd (20,000 items x 10 annotators x 3 classes)"]
+    ck_time, ck_err = v.get("track_time_crowdkit_dawidskene"), v.get("track_error_crowdkit_dawidskene")
+    for name, key in (("RobSymNMF", "robsymnmf"), ("RobSymNMF-EM", "robsymnmf_em")):
+        t, err = v[f"track_time_{key}"], v.get(f"track_error_{key}", float("nan"))
+        if ck_time is None:
+            out.append(f"  {name}: {t:.3g} s, error {err:.3g} %; crowd-kit not installed")
+            continue
+        ratio = ck_time / t
+        met = ratio >= 10 and err <= ck_err + 1e-9
+        out.append(f"  {name}: {t:.3g} s, error {err:.3g} %; crowd-kit DawidSkene {ck_time:.3g} s, error "
+                   f"{ck_err:.3g} %: {ratio:.1f}x {'MET' if met else 'NOT MET'}")
+    trec = {k: x for k, x in v.items() if k.startswith("time_ours_") and k.endswith("_trec")}
+    out += [f"  TREC size, {k[len('time_ours_'):-len('_trec')]}: {x:.3g} s" for k, x in sorted(trec.items())]
     return out
 
 

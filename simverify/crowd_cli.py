@@ -20,7 +20,8 @@ from .usage import UsageError
 
 def add_parser(sub, fmt) -> None:
     """Register ``crowd aggregate`` on the top-level subparsers."""
-    cp = sub.add_parser("crowd", help="aggregate crowdsourced labels (Ibrahim & Fu 2021's methods)", formatter_class=fmt)
+    cp = sub.add_parser("crowd", help="aggregate crowdsourced labels (Ibrahim & Fu 2021's methods)",
+                        formatter_class=fmt)
     csub = cp.add_subparsers(dest="crowd_command", required=True)
     ap = csub.add_parser("aggregate", help="aggregate an answers file into item labels", formatter_class=fmt,
                          description="Formats: tsv (item<TAB>worker<TAB>label, 1-based integers; truth item<TAB>gold), "
@@ -83,6 +84,7 @@ def cmd_aggregate(args) -> int:
         print(json.dumps(summary))
     else:
         err = "n/a (no gold labels)" if error is None else f"{100 * error:.2f}% on {n_gold} gold items"
+        wrote = f"; wrote {args.out}" if args.out else ""
         print(f"{args.method}: {answers.n_items} items, {answers.n_workers} workers, {answers.n_classes} classes, "
-              f"{answers.item.size} answers; error {err}; {elapsed:.3f} s" + (f"; wrote {args.out}" if args.out else ""))
+              f"{answers.item.size} answers; error {err}; {elapsed:.3f} s{wrote}")
     return 0

@@ -1,6 +1,7 @@
 """``simverify crowd aggregate``: real files in, labels out; bad input refused in one line, exit 2, nothing
 written."""
 import json
+
 import pytest
 
 from .test_cli import ROOT, assert_refused, cli

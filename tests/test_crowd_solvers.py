@@ -2,7 +2,8 @@
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simverify import metrics
 from simverify.datasets import crowd
@@ -105,7 +106,7 @@ def test_em_from_the_true_model_keeps_a_good_model_and_beats_majority_vote():
 
 
 def test_every_binary_method_is_accurate_when_workers_are_reliable_and_two_are_specialists():
-    K, M = 2, 15
+    M = 15
     rng = np.random.default_rng(0)
     right = rng.uniform(0.65, 0.9, size=(M, 2))
     right[:2] = 0.97  # two near-perfect annotators: H satisfies the SSC (Proposition 1)

@@ -68,7 +68,7 @@ def answers(model: DawidSkeneModel, p: np.ndarray, seed) -> Answers:
                           np.ascontiguousarray(p[c * ANSWER_CHUNK:(c + 1) * ANSWER_CHUNK]), c * ANSWER_CHUNK)
              for c in range(len(gens))]
     item, worker, label = (np.concatenate([part[i] for part in parts]) for i in range(3))
-    answered = np.unique(item)
+    answered = np.flatnonzero(np.bincount(item, minlength=N))  # O(n), sorted
     code = np.full(N, -1, dtype=np.int64)
     code[answered] = np.arange(answered.size)
     K = model.priors.size

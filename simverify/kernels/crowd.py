@@ -52,17 +52,45 @@ def confusion_from_posteriors(item, worker, label, probas, n_workers):
 
 
 @njit(**JIT)
+def _log_floored(x):
+    """log(max(x, CLIP)) elementwise (any shape)."""
+    out = np.empty(x.size)
+    flat = x.ravel()
+    for i in range(flat.size):
+        out[i] = np.log(max(flat[i], CLIP))
+    return out.reshape(x.shape)
+
+
+@njit(**JIT)
+def evidence_lower_bound(item, worker, label, probas, priors, errors):
+    """The EM objective of Dawid-Skene (crowd-kit's loss): sum_i sum_k q_ik (log prior_k - log q_ik) plus
+    sum over answers of sum_k q_ik log errors[worker, answer, k], q = probas (N, K); logs floored at CLIP."""
+    N, K = probas.shape
+    log_prior, log_err = _log_floored(priors), _log_floored(errors)
+    total = 0.0
+    for i in range(N):
+        for k in range(K):
+            q = probas[i, k]
+            if q > 0.0:
+                total += q * (log_prior[k] - np.log(q))
+    for a in range(item.size):
+        for k in range(K):
+            total += probas[item[a], k] * log_err[worker[a], label[a], k]
+    return total
+
+
+@njit(**JIT)
 def map_posteriors(item, worker, label, priors, errors, n_items):
     """Posteriors (N, K) proportional to priors(k) prod over the item's answers of errors[worker, answer, k]
     (the MAP predictor's posterior; the Dawid-Skene E-step). Probabilities are floored at CLIP in the log."""
     K = priors.size
+    log_prior, log_err = _log_floored(priors), _log_floored(errors)
     log_p = np.empty((n_items, K))
     for i in range(n_items):
-        for k in range(K):
-            log_p[i, k] = np.log(max(priors[k], CLIP))
+        log_p[i] = log_prior
     for a in range(item.size):
         for k in range(K):
-            log_p[item[a], k] += np.log(max(errors[worker[a], label[a], k], CLIP))
+            log_p[item[a], k] += log_err[worker[a], label[a], k]
     for i in range(n_items):
         top = log_p[i].max()
         total = 0.0
@@ -72,6 +100,9 @@ def map_posteriors(item, worker, label, priors, errors, n_items):
         for k in range(K):
             log_p[i, k] /= total
     return log_p
+
+
+TRIANGLE_WIDTH = 32  # Eq. (7)-(8)'s helpers are sought among each annotator's 32 best-scored neighbours
 
 
 @njit(**JIT)
@@ -92,54 +123,72 @@ def _neighbours(observed):
 
 
 @njit(**JIT)
+def _best_neighbours(observed, S, width):
+    """CSR lists of each annotator's observed blocks, the best-scored first, cut to ``width``."""
+    M = observed.shape[0]
+    ptr, nbr = _neighbours(observed)
+    top_ptr = np.zeros(M + 1, dtype=np.int64)
+    for m in range(M):
+        top_ptr[m + 1] = top_ptr[m] + min(width, ptr[m + 1] - ptr[m])
+    top = np.empty(top_ptr[M], dtype=np.int64)
+    for m in range(M):
+        js = nbr[ptr[m]:ptr[m + 1]]
+        order = np.argsort(-S[m, js], kind="mergesort")
+        for c in range(top_ptr[m + 1] - top_ptr[m]):
+            top[top_ptr[m] + c] = js[order[c]]
+    return top_ptr, top
+
+
+@njit(**JIT)
 def _best_triangle(m, n, observed, S, ptr, nbr):
-    """(l, r) maximising min(S[m, r], S[l, r], S[n, l]) over observed R_{m,r}, R_{l,r}, R_{n,l} (Eq. 7-8's
-    helpers; l != r), or (-1, -1) when there is none. S is any non-negative block score. Cost: degree(n) x
-    degree(m)."""
+    """(ell, r) maximising min(S[m, r], S[ell, r], S[n, ell]) over observed R_{m,r}, R_{ell,r}, R_{n,ell} (Eq. 7-8's
+    helpers; ell != r) with ell among n's and r among m's listed neighbours, or (-1, -1) when there is none. S is any
+    non-negative block score. Cost: width^2."""
     best, best_l, best_r = 0.0, -1, -1
     for a in range(ptr[n], ptr[n + 1]):
-        l = nbr[a]
+        ell = nbr[a]
         for b in range(ptr[m], ptr[m + 1]):
             r = nbr[b]
-            if r != l and observed[l, r]:
-                score = min(S[m, r], S[l, r], S[n, l])
+            if r != ell and observed[ell, r]:
+                score = min(S[m, r], S[ell, r], S[n, ell])
                 if score > best:
-                    best, best_l, best_r = score, l, r
+                    best, best_l, best_r = score, ell, r
     return best_l, best_r
 
 
 @njit(**JIT)
-def _impute_block(R, m, n, l, r, K):
-    """Eq. (7)-(8): C = [R_{m,r}; R_{l,r}] (2K, K) = [U_m; U_l] Sigma V^T, R_{m,n} = U_m U_l^{-1} R_{n,l}^T.
+def _impute_block(R, m, n, ell, r, K):
+    """Eq. (7)-(8): C = [R_{m,r}; R_{ell,r}] (2K, K) = [U_m; U_l] Sigma V^T, R_{m,n} = U_m U_l^{-1} R_{n,ell}^T.
     Returns an all-NaN block when U_l is numerically singular."""
     C = np.empty((2 * K, K))
     C[:K] = R[m, r]
-    C[K:] = R[l, r]
+    C[K:] = R[ell, r]
     U, s, Vt = np.linalg.svd(C, full_matrices=False)
     Um, Ul = U[:K].copy(), U[K:].copy()
     if np.linalg.cond(Ul) > 1e12:
         return np.full((K, K), np.nan)
-    return Um @ np.linalg.solve(Ul, R[n, l].T.copy())
+    return Um @ np.linalg.solve(Ul, R[n, ell].T.copy())
 
 
 @njit(**JIT)
 def designated_imputation(R, observed, S):
     """DesSymNMF imputation (Eq. 7-8) of every unobserved block, the diagonal included, from observed blocks
     only (one pass). R (M, M, K, K) with observed blocks filled; S (M, M) a score of each observed block (the
-    triangle whose weakest block scores highest is used); returns (X (M, M, K, K), filled (M, M) bool): blocks
+    triangle whose weakest block scores highest is used, among each annotator's TRIANGLE_WIDTH best-scored
+    neighbours); returns (X (M, M, K, K), filled (M, M) bool): blocks
     that no triangle of observed blocks reaches stay zero and unfilled."""
     M, K = R.shape[0], R.shape[2]
     X = R.copy()
     filled = observed.copy()
-    ptr, nbr = _neighbours(observed)
+    ptr, nbr = _best_neighbours(observed, S, TRIANGLE_WIDTH)
     for m in range(M):
         for n in range(m, M):
             if observed[m, n]:
                 continue
-            l, r = _best_triangle(m, n, observed, S, ptr, nbr)
-            if l < 0:
+            ell, r = _best_triangle(m, n, observed, S, ptr, nbr)
+            if ell < 0:
                 continue
-            B = _impute_block(R, m, n, l, r, K)
+            B = _impute_block(R, m, n, ell, r, K)
             if np.isnan(B[0, 0]):
                 continue
             if m == n:
@@ -160,42 +209,65 @@ def _project_ball(Z, radius):
 
 
 @njit(**JIT)
-def _block_residuals(R, observed, U, w, xi, weighted):
-    """Weights (11) w[m, j] = (||R_{m,j} - U_m U_j^T||_F^2 + xi)^(-1/2) on observed blocks (1 if not weighted),
-    and the smoothed objective (17a) sum over observed (m, j) of (||.||^2 + xi)^(1/2)."""
-    M = R.shape[0]
+def _block_residuals(R, ptr, nbr, U, w, xi, weighted):
+    """Weights (11) w[a] = (||R_{m,j} - U_m U_j^T||_F^2 + xi)^(-1/2) for each observed block a = (m, nbr[a]) (1
+    if not weighted), and the smoothed objective (17a) sum over observed (m, j) of (||.||^2 + xi)^(1/2)."""
+    M, K = U.shape[0], U.shape[1]
     objective = 0.0
     for m in range(M):
-        for j in range(M):
-            if observed[m, j]:
-                E = R[m, j] - U[m] @ U[j].T
-                r2 = np.sum(E * E) + xi
-                objective += np.sqrt(r2)
-                w[m, j] = 1.0 / np.sqrt(r2) if weighted else 1.0
+        for a in range(ptr[m], ptr[m + 1]):
+            j = nbr[a]
+            r2 = xi
+            for p in range(K):
+                for q in range(K):
+                    e = R[m, j, p, q]
+                    for c in range(K):
+                        e -= U[m, p, c] * U[j, q, c]
+                    r2 += e * e
+            objective += np.sqrt(r2)
+            w[a] = 1.0 / np.sqrt(r2) if weighted else 1.0
     return objective
+
+
+@njit(**JIT)
+def _normal_equations(R, ptr, nbr, U, gram, w, m, G0, B):
+    """G0 = sum_j w U_j^T U_j and B = sum_j w R_{m,j} U_j over m's observed blocks (gram[j] = U_j^T U_j)."""
+    K = U.shape[1]
+    G0[:] = 0.0
+    B[:] = 0.0
+    for a in range(ptr[m], ptr[m + 1]):
+        j = nbr[a]
+        for p in range(K):
+            for q in range(K):
+                G0[p, q] += w[a] * gram[j, p, q]
+                acc = 0.0
+                for c in range(K):
+                    acc += R[m, j, p, c] * U[j, c, q]
+                B[p, q] += w[a] * acc
 
 
 @njit(**JIT)
 def robust_imputation(R, observed, U, radius, xi, weighted, n_outer, n_inner, tol):
     """RobSymNMF's imputation (criterion 9 smoothed as 17; Algorithm 11 with Appendix B's projected gradient):
-    U (M, K, K) updated in place, block by block, with w fixed; then w re-weighted. weighted = False is the
-    unweighted version (w = 1). Stops when the relative change of (17a) falls below tol. Returns
-    (objective per outer iteration (n_done,), n_done)."""
+    U (M, K, K) updated in place, block by block (each block's n_inner projected gradient steps use the current
+    other blocks), with w fixed; then w re-weighted. weighted = False is the unweighted version (w = 1). Stops when
+    the relative change of (17a) falls below tol. Returns (objective per outer iteration (n_done + 1,), n_done).
+    Cost per outer iteration: O(|Omega| K^3 + M n_inner K^3)."""
     M, K = R.shape[0], R.shape[2]
-    w = np.zeros((M, M))
+    ptr, nbr = _neighbours(observed)
+    w = np.zeros(nbr.size)
+    gram = np.empty((M, K, K))
+    for j in range(M):
+        gram[j] = U[j].T @ U[j]
+    G0, B = np.empty((K, K)), np.empty((K, K))
     history = np.empty(n_outer + 1)
-    history[0] = _block_residuals(R, observed, U, w, xi, weighted)
+    history[0] = _block_residuals(R, ptr, nbr, U, w, xi, weighted)
     done = 0
     for t in range(n_outer):
         for m in range(M):
-            G0 = np.zeros((K, K))  # sum_j w U_j^T U_j
-            B = np.zeros((K, K))  # sum_j w R_{m,j} U_j
-            for j in range(M):
-                if observed[m, j]:
-                    G0 += w[m, j] * (U[j].T @ U[j])
-                    B += w[m, j] * (R[m, j] @ U[j])
-            if not B.any() and not G0.any():
+            if ptr[m + 1] == ptr[m]:
                 continue
+            _normal_equations(R, ptr, nbr, U, gram, w, m, G0, B)
             lipschitz = np.linalg.eigvalsh(G0)[-1]
             if lipschitz <= 0.0:
                 continue
@@ -204,7 +276,8 @@ def robust_imputation(R, observed, U, radius, xi, weighted, n_outer, n_inner, to
             for _ in range(n_inner):
                 Um = _project_ball(Um - step * (Um @ G0 - B), radius)
             U[m] = Um
-        history[t + 1] = _block_residuals(R, observed, U, w, xi, weighted)
+            gram[m] = Um.T @ Um
+        history[t + 1] = _block_residuals(R, ptr, nbr, U, w, xi, weighted)
         done = t + 1
         if abs(history[t] - history[t + 1]) <= tol * max(history[t], 1e-300):
             break

@@ -13,7 +13,20 @@ import xarray as xr
 
 from .. import stats
 from ..stats import INCONCLUSIVE
-from .base import ITEM, REPLICATE, DataSized, Law, LawResult, _advice, _check_rhs, _deciding, _py, _require_dim, _rhs, quantity
+from .base import (
+    ITEM,
+    REPLICATE,
+    DataSized,
+    Law,
+    LawResult,
+    _advice,
+    _check_rhs,
+    _deciding,
+    _py,
+    _require_dim,
+    _rhs,
+    quantity,
+)
 
 
 def _cells(da: xr.DataArray, keep: Sequence[str]) -> tuple[np.ndarray, list[dict]]:

@@ -37,8 +37,8 @@ FLOOR = Sweep("crowd.floor", ms.measure_symnmf_floor, _tiers(
 
 # Theorem 1: the designated imputation along S (paired: one model for every S)
 DESIGNATED = Sweep("crowd.designated", ms.measure_designated, _tiers(
-    Tier(Grid(), 100, {"K": 2, "S": [2000, 8000, 32000, 128000]}),
-    Tier(Grid({"K": [2, 3]}), 100, {"S": [1000, 4000, 16000, 64000, 256000]})),
+    Tier(Grid(), 100, {"K": 2, "S": [4000, 16000, 64000, 256000], "gamma": 5.0}),
+    Tier(Grid({"K": [2, 3]}), 100, {"S": [4000, 16000, 64000, 256000, 1024000], "gamma": 5.0})),
     outputs=paired_outputs("S", "err"))
 
 # Theorem 2: the robust imputation with a few badly estimated blocks

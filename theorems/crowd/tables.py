@@ -2,7 +2,6 @@
 paper's printed numbers beside ours, and the missing-co-occurrence proportions the paper reports in Section 4."""
 from __future__ import annotations
 
-
 from simverify.claims import CONFIRMED, REFUTED, Control, PrintedTable
 from simverify.laws import Comparison, MatchesPrinted
 

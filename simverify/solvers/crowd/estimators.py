@@ -20,7 +20,7 @@ class _Aggregator:
     def _method(self) -> str:
         return self.method
 
-    def fit(self, data: pd.DataFrame, true_labels: pd.Series | None = None) -> "_Aggregator":
+    def fit(self, data: pd.DataFrame, true_labels: pd.Series | None = None) -> _Aggregator:
         """Aggregate ``data`` (task, worker, label). ``true_labels`` is not used (crowd-kit's signature)."""
         answers = from_frame(data)
         check_method(self._method(), answers.n_classes)

@@ -20,8 +20,8 @@ eigen-ratio            Dalvi et al. (2013) EigenRatio (binary)
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from .cooccurrence import cooccurrences
 from .model import DawidSkeneModel
 
 EM_ITERATIONS = 100  # crowd-kit's DawidSkene default
-EM_TOL = 1e-7  # stop EM when no posterior moves by more than this
+EM_TOL = 1e-5  # stop EM when the evidence lower bound per answer gains less (crowd-kit's default)
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,9 @@ class DawidSkeneModel:
         """(n_items, K) MAP posteriors P(Y = k | the item's answers) under the model."""
         return map_posteriors(item, worker, label, self.priors, self.confusion, n_items)
 
-    def permuted(self, perm: np.ndarray) -> "DawidSkeneModel":
+    def permuted(self, perm: np.ndarray) -> DawidSkeneModel:
         """The model with true classes relabelled: new class k is old class perm[k]."""
-        return DawidSkeneModel(self.priors[perm], self.confusion[:, :, perm])
+        return DawidSkeneModel(self.priors[perm], np.ascontiguousarray(self.confusion[:, :, perm]))
 
 
 def from_symnmf_factor(H: np.ndarray, n_workers: int) -> DawidSkeneModel:

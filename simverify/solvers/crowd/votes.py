@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simverify.kernels.crowd import confusion_from_posteriors, kos_messages, map_posteriors
+from simverify.kernels.crowd import confusion_from_posteriors, evidence_lower_bound, kos_messages, map_posteriors
 from simverify.validation import require
 
 from .model import DawidSkeneModel
@@ -46,21 +46,22 @@ def dawid_skene(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
     From majority-vote fractions (init None; MV-EM): n_iter = 0 is one M-step on the vote fractions and each
     further iteration an E-step then an M-step (crowd-kit's DawidSkene, whose published test fixtures it
     reproduces). From a model (init given; RobSymNMF-EM, DesSymNMF-EM): each iteration is an E-step from the
-    current model then an M-step, and the posteriors returned are the last E-step's. Stops early when no
-    posterior moves by more than tol."""
+    current model then an M-step. Stops early, as crowd-kit does, when the evidence lower bound per answer gains
+    less than tol; the posteriors returned are the last E-step's."""
     if init is None:
         counts = vote_counts(item, label, n_items, n_classes)
         probas = counts / counts.sum(axis=1, keepdims=True)
         model = _m_step(item, worker, label, probas, n_workers)
     else:
         model, probas = init, None
+    loss = -np.inf
     for _ in range(n_iter):
-        new = map_posteriors(item, worker, label, model.priors, model.confusion, n_items)
-        model = _m_step(item, worker, label, new, n_workers)
-        moved = np.inf if probas is None else np.abs(new - probas).max()
-        probas = new
-        if moved <= tol:
+        probas = map_posteriors(item, worker, label, model.priors, model.confusion, n_items)
+        model = _m_step(item, worker, label, probas, n_workers)
+        new_loss = evidence_lower_bound(item, worker, label, probas, model.priors, model.confusion) / item.size
+        if new_loss - loss < tol:
             break
+        loss = new_loss
     if probas is None:
         probas = map_posteriors(item, worker, label, model.priors, model.confusion, n_items)
     return probas, model.priors, model.confusion

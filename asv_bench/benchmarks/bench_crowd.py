@@ -1,0 +1,177 @@
+"""The speed goals of Ibrahim & Fu (2021)'s aggregators.
+
+Goals (ratios within one run, each timing the best of several calls, warm JIT):
+- on 20,000 items x 10 annotators x 3 classes (every annotator answers every item: 200,000 answers; Appendix
+  C.1.1's model with two class specialists), the RobSymNMF pipeline (co-occurrences, imputation, SymNMF, MAP)
+  at least 10x faster than crowd-kit's DawidSkene (n_iter = 100, tol = 1e-5) at equal or better accuracy
+  (track_speedup_*; track_error_* in %). crowd-kit is an optional benchmark dependency
+  (``pip install ".[crowdkit]"``); without it the crowd-kit benchmarks are skipped;
+- a problem the size of TREC (19,033 items, 762 annotators, about 88,400 answers, 2 classes) end to end in a few
+  seconds (time_ours_*_trec);
+- cost model of the co-occurrence kernel (Eq. 3): one scattered add per ordered pair of answers to an item, at the
+  rate of the same adds into the same array with the pairs' addresses precomputed
+  (track_fraction_of_limit_cooccurrence_20000x10x3).
+"""
+import time
+
+import numpy as np
+from numba import njit
+
+from simverify import metrics
+from simverify.datasets.crowd import to_frame
+from simverify.generators import crowd as gen
+from simverify.kernels.jit import JIT
+from simverify.solvers.crowd import aggregate, cooccurrences
+
+N, M, K = 20_000, 10, 3
+TREC = (19_033, 762, 88_385)
+
+
+def _best(fn, repeat=3):
+    best = np.inf
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def dense_problem():
+    model = gen.dawid_skene_model(M, K, 0, n_specialists=2)
+    return gen.answers(model, np.ones((N, M)), 1)
+
+
+def trec_problem():
+    n, m, answers = TREC
+    model = gen.dawid_skene_model(m, 2, 3, n_specialists=5)
+    return gen.answers(model, np.full((n, m), answers / (n * m)), 4)
+
+
+def crowdkit_dawid_skene():
+    try:
+        from crowdkit.aggregation import DawidSkene
+    except ImportError:
+        raise NotImplementedError("crowd-kit is not installed (pip install '.[crowdkit]')") from None
+    return DawidSkene
+
+
+def crowdkit_error(labels, answers) -> float:
+    """crowd-kit's labels (Series by task) against the gold labels, in %."""
+    predicted = labels.reindex(answers.item_ids).to_numpy()
+    return 100 * float(np.mean(predicted != answers.classes[answers.gold]))
+
+
+@njit(**JIT)
+def _scatter_adds(flat, target):
+    for a in range(flat.size):
+        target[flat[a]] += 1.0
+
+
+class DenseTenAnnotators:
+    timeout = 600
+    number, repeat, rounds = 1, 3, 1
+
+    def setup_cache(self):
+        answers = dense_problem()
+        for name in ("robsymnmf", "robsymnmf-em", "mv-em"):
+            aggregate(answers, name)  # compile
+        ours = {name: _best(lambda name=name: aggregate(answers, name)) for name in ("robsymnmf", "robsymnmf-em")}
+        errors = {name: 100 * metrics.label_error(aggregate(answers, name).posteriors, answers.gold)
+                  for name in ("robsymnmf", "robsymnmf-em", "mv-em")}
+        out = {"ours": ours, "errors": errors, "crowdkit": None}
+        try:
+            DawidSkene = crowdkit_dawid_skene()
+        except NotImplementedError:
+            return out
+        frame = to_frame(answers)
+        fitted = []
+        t = _best(lambda: fitted.append(DawidSkene(n_iter=100, tol=1e-5).fit(frame)))
+        out["crowdkit"] = {"time": t, "error": crowdkit_error(fitted[-1].labels_, answers)}
+        return out
+
+    def _crowdkit(self, r):
+        if r["crowdkit"] is None:
+            raise NotImplementedError("crowd-kit is not installed")
+        return r["crowdkit"]
+
+    def track_time_robsymnmf(self, r):
+        return r["ours"]["robsymnmf"]
+
+    def track_time_robsymnmf_em(self, r):
+        return r["ours"]["robsymnmf-em"]
+
+    def track_time_crowdkit_dawidskene(self, r):
+        return self._crowdkit(r)["time"]
+
+    def track_speedup_robsymnmf_over_crowdkit(self, r):
+        """crowd-kit DawidSkene's time / the RobSymNMF pipeline's (MAP) time."""
+        return self._crowdkit(r)["time"] / r["ours"]["robsymnmf"]
+
+    def track_speedup_robsymnmf_em_over_crowdkit(self, r):
+        """crowd-kit DawidSkene's time / RobSymNMF-EM's time."""
+        return self._crowdkit(r)["time"] / r["ours"]["robsymnmf-em"]
+
+    def track_error_robsymnmf(self, r):
+        return r["errors"]["robsymnmf"]
+
+    def track_error_robsymnmf_em(self, r):
+        return r["errors"]["robsymnmf-em"]
+
+    def track_error_mv_em(self, r):
+        return r["errors"]["mv-em"]
+
+    def track_error_crowdkit_dawidskene(self, r):
+        return self._crowdkit(r)["error"]
+
+    for _f in (track_time_robsymnmf, track_time_robsymnmf_em, track_time_crowdkit_dawidskene):
+        _f.unit = "seconds"
+    for _f in (track_speedup_robsymnmf_over_crowdkit, track_speedup_robsymnmf_em_over_crowdkit):
+        _f.unit = "ratio"
+    for _f in (track_error_robsymnmf, track_error_robsymnmf_em, track_error_mv_em, track_error_crowdkit_dawidskene):
+        _f.unit = "%"
+
+
+class Cooccurrence:
+    number, repeat, rounds = 1, 5, 1
+
+    def setup(self):
+        a = dense_problem()
+        self.answers = a
+        cooccurrences(a.item, a.worker, a.label, a.n_items, M, K)
+        by_item = np.argsort(a.item, kind="stable")
+        w, lab = a.worker[by_item].reshape(N, M), a.label[by_item].reshape(N, M)
+        pairs = [(w[:, i] * M + w[:, j]) * K * K + lab[:, i] * K + lab[:, j]
+                 for i in range(M) for j in range(M) if i != j]
+        self.flat = np.concatenate(pairs).astype(np.int64)  # the addresses of every ordered pair's add
+        self.target = np.zeros(M * M * K * K)
+        _scatter_adds(self.flat[:10], self.target)
+
+    def time_ours_cooccurrence_20000x10x3(self):
+        a = self.answers
+        cooccurrences(a.item, a.worker, a.label, a.n_items, M, K)
+
+    def track_fraction_of_limit_cooccurrence_20000x10x3(self):
+        a = self.answers
+        limit = _best(lambda: _scatter_adds(self.flat, self.target), 5)
+        return limit / _best(lambda: cooccurrences(a.item, a.worker, a.label, a.n_items, M, K), 5)
+
+    track_fraction_of_limit_cooccurrence_20000x10x3.unit = "fraction"
+
+
+class TrecSize:
+    timeout = 900
+    number, repeat, rounds = 1, 3, 1
+
+    def setup(self):
+        self.answers = trec_problem()
+        for name in ("mv-em", "robsymnmf", "dessymnmf"):
+            aggregate(self.answers, name)  # compile
+
+    def time_ours_mv_em_trec(self):
+        aggregate(self.answers, "mv-em")
+
+    def time_ours_robsymnmf_trec(self):
+        aggregate(self.answers, "robsymnmf")
+
+    def time_ours_dessymnmf_trec(self):
+        aggregate(self.answers, "dessymnmf")
