@@ -9,7 +9,7 @@ from simverify import metrics
 from simverify.datasets import crowd
 from simverify.generators import crowd as gen
 from simverify.solvers.crowd import aggregate, cooccurrences, pipeline, square_root, symnmf
-from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks
+from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks, square_root_of_product
 from simverify.solvers.crowd.estimators import ESTIMATORS, DawidSkene, MajorityVote, RobSymNMF
 from simverify.solvers.crowd.model import DawidSkeneModel, align_to_diagonal, from_symnmf_factor
 
@@ -80,6 +80,11 @@ def test_symnmf_on_the_exact_second_order_matrix_recovers_the_model_up_to_one_pe
     assert np.allclose(Q @ Q.T, np.eye(3), atol=1e-10) and H.min() >= 0
     est = from_symnmf_factor(H, M)
     assert metrics.confusion_mse(model.priors, model.confusion, est.priors, est.confusion) < 1e-4
+
+
+def test_square_root_of_a_product_equals_the_eigendecomposition_of_the_product():
+    H = np.random.default_rng(3).random((40, 3))
+    assert np.allclose(square_root_of_product(H), square_root(H @ H.T, 3), atol=1e-10)
 
 
 def test_symnmf_schedules_shift_the_relu_by_alpha():

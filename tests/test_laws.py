@@ -5,6 +5,7 @@ import xarray as xr
 
 from simverify import stats
 from simverify.laws import Bound, Comparison, Identity, LinearRate, MatchesPrinted, PowerLaw, RatioBounded, SlopeRange
+from simverify.laws.base import DATA_SIZED
 from simverify.stats import CONFIRMED, INCONCLUSIVE, REFUTED
 
 LEVEL = 0.95
@@ -161,6 +162,12 @@ def test_item_resampling_plan_needs_two_items_and_quantities_by_name_are_not_che
         Comparison("a", "b", resample="item").check_plan({"item": [0]})
 
 
+def test_an_item_dim_sized_by_the_data_is_accepted_at_plan_and_a_missing_one_is_not():
+    Comparison("a", "b", resample="item").check_plan({"item": DATA_SIZED})  # a real data set decides its length
+    with pytest.raises(ValueError, match="needs dim 'item'"):
+        Comparison("a", "b", resample="item").check_plan({"aggregator": DATA_SIZED})
+
+
 def geometric_dataset(rho, floor, seed, replicates=20, T=30, stop=None):
     """y(iteration, replicate) = floor + rho^t x lognormal(0.1); replicate r is NaN after stop[r]."""
     g = np.random.default_rng(seed)
@@ -221,6 +228,17 @@ def test_matches_printed_confirms_a_value_that_rounds_to_the_printed_digits():
 def test_matches_printed_refutes_a_value_that_rounds_otherwise():
     assert MatchesPrinted("acc", 0.824, 3).evaluate(printed_dataset(0.8234), LEVEL).verdict == REFUTED
     assert MatchesPrinted("acc", 82.3, 1).evaluate(printed_dataset(82.36), LEVEL).verdict == REFUTED
+
+
+def test_matches_printed_truncated_accepts_the_cut_digits_and_refutes_the_rounded_ones():
+    law = MatchesPrinted("acc", 7.12, 2, truncated=True)  # 57/800 = 7.125 %, printed 7.12 by a paper that truncates
+    assert law.evaluate(printed_dataset(57 / 800 * 100), LEVEL).verdict == CONFIRMED
+    assert law.evaluate(printed_dataset(7.12), LEVEL).verdict == CONFIRMED
+    assert law.evaluate(printed_dataset(7.1199), LEVEL).verdict == REFUTED
+    assert law.evaluate(printed_dataset(7.13), LEVEL).verdict == REFUTED
+    assert law.evaluate(printed_dataset(7.129), LEVEL).verdict == CONFIRMED  # 7.129 is cut to 7.12
+    assert MatchesPrinted("acc", 7.12, 2).evaluate(printed_dataset(7.129), LEVEL).verdict == REFUTED  # rounds to 7.13
+    assert "truncates" in law.claimed()
 
 
 def test_matches_printed_on_a_non_finite_value_is_inconclusive():

@@ -4,7 +4,7 @@ root of X = H H^T (+ noise), Q_(0) = I. h_t is Figure 2's ||H Pi - H_(t)||_F^2 /
 from __future__ import annotations
 
 from simverify.claims import CONFIRMED, REFUTED, Control
-from simverify.laws import Bound, Comparison, LinearRate, PowerLaw
+from simverify.laws import Bound, LinearRate, PowerLaw
 
 from . import PAPER
 from . import sweeps as sw
@@ -33,14 +33,19 @@ PAPER.claim(
     controls=(Control("factor_0.05", "a contraction by 20 per iteration", law=LinearRate(power_path, 0.05,
                                                                                           window=(2, 12))),))
 
+def sparser_ahead(sparse: float, dense: float):
+    """1 where the trial at phi = sparse has a smaller h_12/h_0 than the trial of the same index at phi = dense."""
+    return lambda ds: (relative_h(ds).sel(phi=sparse) < relative_h(ds).sel(phi=dense)).astype(float)
+
+
 PAPER.claim(
     "theorem3.sparser_faster", item="Theorem 3 (rho = O(K eta sigma^4 / gamma_0^2), eta proportional to |Delta|)",
-    statement="A sparser H converges faster: after 12 iterations h_12/h_0 at phi = 0.3 is below its value at "
-              "phi = 0.7.",
+    statement="A sparser H converges faster: h_12/h_0 at phi = 0.3 is below its value at phi = 0.7 for most pairs of "
+              "trials (at least half).",
     formula=r"\eta = \frac{|\Delta|}{MK^2}(1 + MK\zeta),\ \rho = O(K\eta\sigma^4/\gamma_0^2)",
-    law=Comparison.against(relative_h, 0.3, (0.7,), dim="phi"), sweep=sw.CONVERGENCE,
-    controls=(Control("millionfold", "a millionfold gain from sparsity",
-                      law=Comparison.against(relative_h, 0.3, (0.7,), dim="phi", factor=1e-6)),))
+    law=Bound(sparser_ahead(0.3, 0.7), 0.5, ">=", probability=True), sweep=sw.CONVERGENCE,
+    controls=(Control("denser_faster", "the opposite: the denser H ahead in most pairs",
+                      law=Bound(sparser_ahead(0.7, 0.3), 0.5, ">=", probability=True)),))
 
 
 def ahead(phis):
@@ -55,7 +60,7 @@ PAPER.claim(
     formula=r"\mathrm{median}\ h_{(20)}[\alpha_t = \psi^{t+1}] < \mathrm{median}\ h_{(20)}[\alpha_t = 0]",
     law=Bound(ahead([0.3, 0.5, 0.7]), 0.5, ">=", probability=True), sweep=sw.FIGURE2, expected=REFUTED,
     erratum="At phi = 0.7 (the densest H of Figure 2) the shifted ReLU is behind alpha = 0 after 20 iterations in "
-            "most trials (about 30 %% ahead over the quick tier's 100 trials), although its mean error is lower "
+            "most trials (about 30 % ahead over the quick tier's 100 trials), although its mean error is lower "
             "(alpha = 0 fails outright in a few trials). Scope: noiseless, J = 1000, K = 3, psi = 0.75, Q_(0) = I, "
             "U from the eigendecomposition. At phi = 0.3 and 0.5 the claim holds.",
     controls=(Control("sparse_only", "the claim at phi = 0.3 and 0.5 only", CONFIRMED,

@@ -12,10 +12,11 @@ PAPER.claim(
     "theorem1.rate_S", item="Theorem 1",
     statement="Four annotators (m, n, l, r), K = 2, one class specialist (epsilon = 0.1), every A_m D^(1/2) of "
               "condition number at most gamma = 5 (Theorem 1's kappa(A_m) <= gamma), each labelling "
-              "S >= 4000 items (Theorem 1 needs S = Omega(K^2 gamma^2 log(1/delta) / varrho^4): below that, rare "
-              "near-singular estimates of U_l dominate the mean error); "
+              "S items; "
               "R_{m,n} imputed by Eq. (7)-(8) from the sample co-occurrences (3) of (m, r), (l, r), (n, l): the "
-              "Frobenius error falls like S^-1/2.",
+              "Frobenius error falls like S^-1/2. The error of a trial is the median over 5 independent designs: the "
+              "theorem bounds it with probability 1 - delta, and rare near-singular estimates of U_l at small S "
+              "dominate a mean.",
     formula=r"\|\hat R_{m,n} - R_{m,n}\|_F = "
             r"O\!\left(\frac{K^2\gamma^3\sqrt{\log(1/\delta)}}{\varrho^2\sqrt{S}}\right)",
     law=PowerLaw("err", "S", -0.5), sweep=sw.DESIGNATED,
@@ -56,14 +57,19 @@ PAPER.claim(
                       "only approximately sufficiently scattered",
                       law=Bound(small_mse(1e-9), 0.7, ">=", probability=True)),))
 
+def fewer_missing_better(lo: float, hi: float):
+    """1 in a trial where RobSymNMF's MSE with fraction ``lo`` of the blocks missing is below that with ``hi``."""
+    return lambda ds: (ds["mse_robust"].sel(fraction_missing=lo) < ds["mse_robust"].sel(fraction_missing=hi)
+                       ).astype(float)
+
+
 PAPER.claim(
     "table6.robust_more_observed", item="Table 6 (Appendix C.1.1)",
-    statement="'The MSE of the RobSymNMF decreases when more blocks are observed' (consistent with Theorem 2): "
-              "with 30 % of the blocks missing RobSymNMF's MSE has more digits of accuracy (-log10 MSE, averaged over "
-              "trials) than with 70 % missing.",
+    statement="'The MSE of the RobSymNMF decreases when more blocks are observed' (consistent with Theorem 2): on "
+              "the same model, with nested masks, RobSymNMF's MSE (19) with 30 % of the blocks missing is below its "
+              "MSE with 70 % missing in most trials (at least half; the paper's means: 3.44e-4 against 4.10e-3; "
+              "means are dominated here by the rare failed trials).",
     formula=r"\mathrm{MSE}_{\mathrm{Rob}}(30\%) < \mathrm{MSE}_{\mathrm{Rob}}(70\%)",
-    law=Comparison.against("digits_robust", 0.3, (0.7,), dim="fraction_missing", relation="greater"),
-    sweep=sw.TABLE6,
-    controls=(Control("twice_the_digits", "twice the digits of accuracy (an MSE squared)",
-                      law=Comparison.against("digits_robust", 0.3, (0.7,), dim="fraction_missing",
-                                             relation="greater", factor=2.0)),))
+    law=Bound(fewer_missing_better(0.3, 0.7), 0.5, ">=", probability=True), sweep=sw.TABLE6,
+    controls=(Control("reversed", "the opposite order in most trials: more observed blocks, a larger MSE",
+                      law=Bound(fewer_missing_better(0.7, 0.3), 0.5, ">=", probability=True)),))

@@ -21,13 +21,13 @@ IDENTIFIABILITY = Sweep("crowd.identifiability", ms.measure_identifiability, _ti
 ITERATIONS = [0, 2, 4, 6, 8, 10, 12]
 SCHEDULE_PAIR = ["power", "zero"]
 CONVERGENCE = Sweep("crowd.convergence", ms.measure_symnmf_path, _tiers(
-    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 12, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"]}),
+    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 24, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"]}),
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 20, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"]})),
     outputs={"h": ("schedule", "iteration")})
 FIGURE2 = Sweep("crowd.figure2", ms.measure_symnmf_path, _tiers(
-    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 100, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
-                                              "psi": 0.75}),
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 200, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
+                                              "psi": 0.75}),
+    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 400, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
                                               "psi": 0.75})),
     outputs={"h": ("schedule", "iteration")})
 FLOOR = Sweep("crowd.floor", ms.measure_symnmf_floor, _tiers(
@@ -37,26 +37,27 @@ FLOOR = Sweep("crowd.floor", ms.measure_symnmf_floor, _tiers(
 
 # Theorem 1: the designated imputation along S (paired: one model for every S)
 DESIGNATED = Sweep("crowd.designated", ms.measure_designated, _tiers(
-    Tier(Grid(), 100, {"K": 2, "S": [4000, 16000, 64000, 256000], "gamma": 5.0}),
-    Tier(Grid({"K": [2, 3]}), 100, {"S": [4000, 16000, 64000, 256000, 1024000], "gamma": 5.0})),
+    Tier(Grid(), 80, {"K": 2, "S": [1000, 4000, 16000, 64000], "gamma": 5.0}),
+    Tier(Grid({"K": [2, 3]}), 40, {"S": [1000, 4000, 16000, 64000, 256000], "gamma": 5.0})),
     outputs=paired_outputs("S", "err"))
 
 # Theorem 2: the robust imputation with a few badly estimated blocks
 ROBUST = Sweep("crowd.robust", ms.measure_robust, _tiers(
-    Tier(Grid(), 10, {"M": 25, "K": 3, "N": 5000, "p": 0.3, "fraction_missing": 0.3, "n_corrupt": 10}),
+    Tier(Grid(), 16, {"M": 25, "K": 3, "N": 5000, "p": 0.3, "fraction_missing": 0.3, "n_corrupt": 10}),
     Tier(Grid({"n_corrupt": [5, 20]}), 20, {"M": 25, "K": 3, "N": 10000, "p": 0.3, "fraction_missing": 0.3})))
 
-# Table 6: noiseless blocks, missing at random
+# Table 6: noiseless blocks, missing at random (paired: nested masks of one model)
 TABLE6 = Sweep("crowd.table6", ms.measure_noiseless_imputation, _tiers(
-    Tier(Grid({"fraction_missing": [0.3, 0.7]}), 80, {"M": 25, "K": 3}),
-    Tier(Grid({"fraction_missing": [0.3, 0.5, 0.7]}), 100, {"M": 25, "K": 3})))
+    Tier(Grid(), 150, {"M": 25, "K": 3, "fraction_missing": [0.3, 0.7]}),
+    Tier(Grid(), 200, {"M": 25, "K": 3, "fraction_missing": [0.3, 0.5, 0.7]})),
+    outputs=paired_outputs("fraction_missing", "mse_robust", "mse_designated"))
 
-# Table 7: sampled answers, p = 0.3, along N
+# Table 7: sampled answers, p = 0.3, along N (paired: the first N items of one stream)
 TABLE7_METHODS = ["robsymnmf", "dessymnmf", "multispa", "mv-em"]
 TABLE7 = Sweep("crowd.table7", ms.measure_synthetic, _tiers(
-    Tier(Grid({"N": [1000, 10000]}), 30, {"M": 25, "K": 3, "p": 0.3, "aggregator": TABLE7_METHODS}),
-    Tier(Grid({"N": [1000, 5000, 10000]}), 20, {"M": 25, "K": 3, "p": 0.3, "aggregator": TABLE7_METHODS})),
-    outputs={"mse": ("aggregator",), "digits": ("aggregator",)})
+    Tier(Grid(), 30, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 10000], "aggregator": TABLE7_METHODS}),
+    Tier(Grid(), 40, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 5000, 10000], "aggregator": TABLE7_METHODS})),
+    outputs={"mse": ("N", "aggregator")})
 
 
 # Tables 4-5: fixed data, one run of every method (the item dim carries the per-item outcomes)

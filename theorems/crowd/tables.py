@@ -3,7 +3,7 @@ paper's printed numbers beside ours, and the missing-co-occurrence proportions t
 from __future__ import annotations
 
 from simverify.claims import CONFIRMED, REFUTED, Control, PrintedTable
-from simverify.laws import Comparison, MatchesPrinted
+from simverify.laws import Bound, Comparison, MatchesPrinted
 
 from . import PAPER
 from . import sweeps as sw
@@ -19,38 +19,48 @@ TABLE7 = PrintedTable("Table 7: average MSE (M = 25, K = 3, p = 0.3)", ("N=1000"
                       lambda ds: {m: [float(ds["mse"].sel(aggregator=m, N=n).mean()) for n in (1000, 10000)]
                                   for m in sw.TABLE7_METHODS})
 
+def rob_ahead(baselines: tuple[str, ...], factor: float = 0.6, N: int = 1000):
+    """1 in a trial where RobSymNMF's MSE is at most ``factor`` times the best of ``baselines``' at N items."""
+    def quantity(ds):
+        mse = ds["mse"].sel(N=N)
+        return (mse.sel(aggregator="robsymnmf") <= factor * mse.sel(aggregator=list(baselines)).min("aggregator")
+                ).astype(float)
+    return quantity
+
+
 PAPER.claim(
     "table7.robsymnmf_beats_baselines", item="Table 7 (Appendix C.1.1)",
     statement="'The MSEs of the proposed methods are at least 40 % lower than the best-performing baseline when the "
-              "number of data items is small (N = 1000)': M = 25, K = 3, p = 0.3, Appendix C.1.1's model; "
-              "RobSymNMF's mean MSE (19) is at most 0.6 times that of MV-EM and of MultiSPA.",
-    formula=r"\mathrm{MSE}_{\mathrm{RobSymNMF}} \le 0.6\,\mathrm{MSE}_b,\ b \in \{\mathrm{MV\text{-}EM},"
+              "number of data items is small (N = 1000)': M = 25, K = 3, p = 0.3, Appendix C.1.1's model; in most "
+              "trials (at least half) RobSymNMF's MSE (19) is at most 0.6 times the smaller of MV-EM's and "
+              "MultiSPA's. Each method's mean MSE is listed beside the paper's.",
+    formula=r"\mathrm{MSE}_{\mathrm{RobSymNMF}} \le 0.6\,\min_b \mathrm{MSE}_b,\ b \in \{\mathrm{MV\text{-}EM},"
             r"\ \mathrm{MultiSPA}\},\ N = 1000",
-    law=Comparison.against(mse_at_n(1000), "robsymnmf", ("mv-em", "multispa"), dim="aggregator", factor=0.6),
-    sweep=sw.TABLE7, expected=REFUTED, table=TABLE7,
+    law=Bound(rob_ahead(("mv-em", "multispa")), 0.5, ">=", probability=True), sweep=sw.TABLE7, expected=REFUTED,
+    table=TABLE7,
     erratum="Not reproduced under Appendix C.1.1's stated process (prior and confusion columns ~ Dirichlet(1), one "
-            "specialist at epsilon = 0.1): our RobSymNMF reaches a mean MSE of about 0.06 at N = 1000 (the paper: "
-            "0.0099) and Dawid-Skene EM from majority vote about 0.05 (the paper: 0.0495), so EM is not beaten. "
-            "Dirichlet(1) priors often give one class a prior near 0.01; every method then fails on that class, "
-            "which dominates the mean. The paper's MV-EM getting worse with N (0.0495 to 0.1051) is not seen "
-            "either: ours improves to about 0.03. Scope: our implementations of both; the paper does not state its "
-            "EM's stopping rule or start.",
-    controls=(Control("vs_multispa", "RobSymNMF against MultiSPA only (at most 0.6 times its MSE)", CONFIRMED,
-                      law=Comparison.against(mse_at_n(1000), "robsymnmf", ("multispa",), dim="aggregator",
-                                             factor=0.6)),))
+            "specialist at epsilon = 0.1): at N = 1000 our RobSymNMF reaches a mean MSE of about 0.06 (the paper: "
+            "0.0099) and Dawid-Skene EM from majority vote about 0.05 (the paper: 0.0495); RobSymNMF is 40 % "
+            "better than EM in few trials. Dirichlet(1) priors often give one class a prior near 0.01; every method "
+            "then fails on that class, which dominates the mean. The paper's MV-EM getting worse with N (0.0495 to "
+            "0.1051) is not seen either: ours improves. Scope: our implementations of both; the paper does not "
+            "state its EM's stopping rule or start.",
+    controls=(Control("vs_multispa", "RobSymNMF against MultiSPA only (at most 0.6 times its MSE in most trials)",
+                      CONFIRMED, law=Bound(rob_ahead(("multispa",)), 0.5, ">=", probability=True)),))
 
-def digits(N: int):
-    return lambda ds: ds["digits"].sel(aggregator="robsymnmf", N=N)
+
+def rob_mse(N: int):
+    return lambda ds: ds["mse"].sel(aggregator="robsymnmf", N=N)
 
 
 PAPER.claim(
     "table7.more_items_lower_mse", item="Table 7 (Appendix C.1.1)",
-    statement="'As N increases, the MSEs of all the methods become better': RobSymNMF's MSE at N = 10000 has more "
-              "digits of accuracy (-log10 MSE, averaged over trials) than at N = 1000.",
+    statement="'As N increases, the MSEs of all the methods become better': on the same model, RobSymNMF's mean MSE "
+              "from the first 10000 items is below its mean MSE from the first 1000.",
     formula=r"\mathrm{MSE}(N = 10000) < \mathrm{MSE}(N = 1000)",
-    law=Comparison(digits(10000), digits(1000), "greater", 1.0), sweep=sw.TABLE7,
-    controls=(Control("twice_the_digits", "twice the digits of accuracy",
-                      law=Comparison(digits(10000), digits(1000), "greater", 2.0)),))
+    law=Comparison(rob_mse(10000), rob_mse(1000), "less", 1.0), sweep=sw.TABLE7,
+    controls=(Control("reversed", "the opposite order: more items, a larger MSE",
+                      law=Comparison(rob_mse(10000), rob_mse(1000), "greater", 1.0)),))
 
 PAPER_ROWS = {"robsymnmf": "RobSymNMF", "robsymnmf-em": "RobSymNMF-EM", "robsymnmf-unweighted": "RobSymNMF (w=1)",
               "dessymnmf": "DesSymNMF", "dessymnmf-em": "DesSymNMF-EM", "symnmf": "SymNMF (w/o imput.)",
