@@ -17,16 +17,13 @@ import numpy as np
 
 from simverify.datasets.crowd import Answers
 from simverify.kernels.crowd import draw_answers
-from simverify.kernels.rng import as_seed_sequence, n_chunks, spawn_generators
+from simverify.kernels.rng import as_seed_sequence, generator, n_chunks, spawn_generators
 from simverify.solvers.crowd.model import DawidSkeneModel  # a value type shared with the solvers
 from simverify.validation import positive_int, real_number, require
 
 ANSWER_CHUNK = 4096  # items per random stream
 BLOCK_PARTS = (0.1, 0.3, 0.6)  # Appendix C.2: the three disjoint parts of the items
 
-
-def _rng(seed) -> np.random.Generator:
-    return np.random.Generator(np.random.PCG64(as_seed_sequence(seed)))
 
 
 def specialist_confusion(K: int, epsilon: float, rng: np.random.Generator) -> np.ndarray:
@@ -46,7 +43,7 @@ def dawid_skene_model(M: int, K: int, seed, n_specialists: int = 1, epsilon: flo
     require(isinstance(n_specialists, int) and 0 <= n_specialists <= M,
             f"n_specialists must be an integer in [0, M={M}], got {n_specialists!r}")
     epsilon = real_number("epsilon", epsilon, 0.0, 10.0)
-    rng = _rng(seed)
+    rng = generator(seed)
     prior = rng.dirichlet(np.ones(K))
     confusion = rng.dirichlet(np.ones(K), size=(M, K)).transpose(0, 2, 1)
     for m in rng.choice(M, size=n_specialists, replace=False):
@@ -61,7 +58,7 @@ def answers(model: DawidSkeneModel, p: np.ndarray, seed) -> Answers:
     N, M = p.shape
     require(M == model.confusion.shape[0], f"p has {M} annotator columns, the model {model.confusion.shape[0]}")
     s_truth, s_answers = as_seed_sequence(seed).spawn(2)
-    truth = _rng(s_truth).choice(model.priors.size, size=N, p=model.priors)
+    truth = generator(s_truth).choice(model.priors.size, size=N, p=model.priors)
     cdf = np.cumsum(model.confusion, axis=1)
     gens = spawn_generators(s_answers, n_chunks(N, ANSWER_CHUNK))
     parts = [draw_answers(gens[c], truth[c * ANSWER_CHUNK:(c + 1) * ANSWER_CHUNK], cdf,
@@ -81,7 +78,7 @@ def answering_probabilities(N: int, M: int, seed, p: float | tuple[float, float]
     """p (N, M): each annotator's probability, fixed (p a number) or drawn uniformly from p = (lo, hi) per
     annotator; ``designated`` annotators chosen at random answer with p_designated (Tables 1-2)."""
     N, M = positive_int("N", N), positive_int("M", M)
-    rng = _rng(seed)
+    rng = generator(seed)
     if isinstance(p, tuple):
         lo, hi = real_number("p low", p[0], 0.0, 1.0), real_number("p high", p[1], 0.0, 1.0)
         require(lo <= hi, f"p range must be increasing, got {p}")
@@ -99,7 +96,7 @@ def block_missing_probabilities(N: int, M: int, P: int, seed, p: float = 1.0,
     item) by P annotators chosen at random, every annotator in at least one part. p (N, M)."""
     N, M, P = positive_int("N", N), positive_int("M", M), positive_int("P", P)
     require(P <= M and P * len(parts) >= M, f"P={P} annotators per part cannot cover M={M} in {len(parts)} parts")
-    rng = _rng(seed)
+    rng = generator(seed)
     bounds = np.round(np.cumsum((0.0,) + tuple(parts)) / sum(parts) * N).astype(int)
     members = np.array_split(rng.permutation(M), len(parts))  # every annotator in one part at least
     out = np.zeros((N, M))
@@ -119,5 +116,5 @@ def exact_cooccurrences(model: DawidSkeneModel, observed: np.ndarray) -> np.ndar
 
 def observed_at_random(M: int, fraction_missing: float, seed) -> np.ndarray:
     """(M, M) symmetric bool: each off-diagonal pair observed with probability 1 - fraction_missing."""
-    upper = np.triu(_rng(seed).random((M, M)) >= real_number("fraction_missing", fraction_missing, 0.0, 1.0), 1)
+    upper = np.triu(generator(seed).random((M, M)) >= real_number("fraction_missing", fraction_missing, 0.0, 1.0), 1)
     return upper | upper.T

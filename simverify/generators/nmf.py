@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from simverify.kernels.nmf import BINARY, CTM, DECAY, DIRICHLET, WEIGHT_CHUNK, weight_columns
-from simverify.kernels.rng import as_seed_sequence, n_chunks, spawn_generators, standard_normal
+from simverify.kernels.rng import as_seed_sequence, generator, n_chunks, spawn_generators, standard_normal
 from simverify.validation import finite_matrix, positive_int, real_number, require
 
 ZIPF_EXPONENT = 1.07  # word frequencies of English text follow rank^-1.07 roughly
@@ -26,9 +26,6 @@ TOPIC_CONCENTRATION = 0.05  # per word, times W x frequency: each topic puts mos
 WORD_CUT = 1e-4  # a word with probability below this in a topic is dropped from it (sparse topics)
 KINDS = {"binary": BINARY, "dirichlet": DIRICHLET, "ctm": CTM, "decay": DECAY}
 
-
-def _rng(seed) -> np.random.Generator:
-    return np.random.Generator(np.random.PCG64(as_seed_sequence(seed)))
 
 
 def topic_matrix(W: int, D: int, seed, exponent: float = ZIPF_EXPONENT,
@@ -44,7 +41,7 @@ def topic_matrix(W: int, D: int, seed, exponent: float = ZIPF_EXPONENT,
     concentration = real_number("concentration", concentration, 1e-6, 1e6)
     p = np.arange(1, W + 1, dtype=float) ** -exponent
     p /= p.sum()
-    A = _rng(seed).dirichlet(concentration * W * p, size=D).T
+    A = generator(seed).dirichlet(concentration * W * p, size=D).T
     return unit_columns(np.where(A >= WORD_CUT, A, 0.0))
 
 
@@ -52,7 +49,7 @@ def negative_matrix(W: int, D: int, seed) -> np.ndarray:
     """NEG's A* (W, D): entries i.i.d. uniform on [-0.5, 0.5) (Section 7)."""
     W, D = positive_int("W", W), positive_int("D", D)
     require(D <= W, f"rank D={D} exceeds the dimension W={W}")
-    return _rng(seed).random((W, D)) - 0.5
+    return generator(seed).random((W, D)) - 0.5
 
 
 def unit_columns(A: np.ndarray) -> np.ndarray:
@@ -131,7 +128,7 @@ def weights(dist: WeightDistribution, D: int, N: int, seed) -> np.ndarray:
         require(dist.s <= D, f"sparsity s={dist.s:g} exceeds D={D}")
     if dist.kind == "decay":
         require(dist.s <= D, f"expected support s={dist.s:g} exceeds D={D}")
-    L = _rng(s_cov).standard_normal((D, D)) / np.sqrt(D) if dist.kind == "ctm" else np.zeros((1, 1))
+    L = generator(s_cov).standard_normal((D, D)) / np.sqrt(D) if dist.kind == "ctm" else np.zeros((1, 1))
     X = np.empty((D, N))
     gens = spawn_generators(s_cols, n_chunks(N, WEIGHT_CHUNK))
     weight_columns(gens, KINDS[dist.kind], X, int(dist.s), dist.s / D, L, dist.scale, dist.s / D, dist.q,
@@ -154,7 +151,7 @@ def initial_matrix(A_star: np.ndarray, seed, r_l: float = 1.0, r_n: float = 0.0)
     [-0.05, 0.05) at D = 100), N (W, D) uniform on [-0.5, 0.5) r_n / sqrt(D), the out-of-span noise."""
     W, D = A_star.shape
     r_l, r_n = real_number("r_l", r_l, 0.0, 1e3), real_number("r_n", r_n, 0.0, 1e3)
-    g = _rng(seed)
+    g = generator(seed)
     U = (g.random((D, D)) - 0.5) * r_l / np.sqrt(D)
     N = (g.random((W, D)) - 0.5) * r_n / np.sqrt(D)
     return A_star @ (np.eye(D) + U) + N
@@ -177,7 +174,7 @@ def ell_initialization(A_star: np.ndarray, ell: float, seed, sigma_spread: float
     ell = real_number("ell", ell, 0.0, 1e3)
     sigma_spread = real_number("sigma_spread", sigma_spread, 0.0, 0.25)
     rho = real_number("rho", rho, 0.0, 1e3)
-    g = _rng(seed)
+    g = generator(seed)
     E = off_diagonal_matrix(D, ell, g)
     Sigma = np.diag(1.0 + sigma_spread * (2.0 * g.random(D) - 1.0))
     N = g.standard_normal((W, D))

@@ -27,6 +27,11 @@ def as_seed_sequence(seed) -> np.random.SeedSequence:
     return np.random.SeedSequence(list(seed))
 
 
+def generator(seed) -> np.random.Generator:
+    """A PCG64 Generator from any accepted root seed (for the serial draws of models and designs)."""
+    return np.random.Generator(np.random.PCG64(as_seed_sequence(seed)))
+
+
 def n_chunks(size: int, chunk: int) -> int:
     """Number of fixed-size chunks covering ``size`` items (at least one)."""
     return max(1, -(-int(size) // int(chunk)))

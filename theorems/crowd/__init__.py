@@ -14,7 +14,7 @@ from . import measures as ms
 
 _POSITIVE_INTEGERS = ("M", "K", "N", "J", "n_iter", "S")
 _REALS = {"epsilon": (0.0, 1.0), "phi": (1e-6, 1.0), "psi": (0.0, 0.999999), "p": (1e-6, 1.0),
-          "fraction_missing": (0.0, 0.99), "noise_var": (0.0, 1e6), "gamma": (1.0, 1e6)}
+          "fraction_missing": (0.0, 0.99), "noise_var": (0.0, 1e6), "gamma": (1.0, 1e6), "q0": (0.0, 2.0)}
 _LISTS = {"aggregator": ms.AGGREGATORS, "schedule": ms.SCHEDULES}
 
 
@@ -36,6 +36,8 @@ def validate(p: dict) -> None:
     for name, allowed in _LISTS.items():
         if name in p and (not isinstance(p[name], list) or not p[name] or any(v not in allowed for v in p[name])):
             raise ValueError(f"parameter {name} must be a list of {list(allowed)}, got {p[name]!r}")
+    if "start" in p and p["start"] not in ms.STARTS:
+        raise ValueError(f"parameter start must be one of {list(ms.STARTS)}, got {p['start']!r}")
     if "model_law" in p and p["model_law"] not in ms.MODEL_LAWS:
         raise ValueError(f"parameter model_law must be one of {list(ms.MODEL_LAWS)}, got {p['model_law']!r}")
     for name in ("n_specialists", "n_corrupt"):

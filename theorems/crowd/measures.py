@@ -11,6 +11,7 @@ from simverify import metrics
 from simverify.datasets import crowd as data
 from simverify.generators import crowd as gen
 from simverify.kernels.crowd import designated_imputation
+from simverify.kernels.rng import generator
 from simverify.solvers.crowd import aggregate, cooccurrences, pipeline, square_root, symnmf
 from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks, square_root_of_product
 from simverify.solvers.crowd.model import DawidSkeneModel, from_symnmf_factor
@@ -19,16 +20,14 @@ SCHEDULES = ("power", "zero", "constant")
 AGGREGATORS = ("mv", "mv-em", "symnmf", "dessymnmf", "dessymnmf-em", "robsymnmf", "robsymnmf-em",
                "robsymnmf-unweighted", "multispa", "kos", "ghosh-svd", "eigen-ratio")
 MODEL_LAWS = ("dirichlet", "clustered")
+STARTS = ("identity", "near")
 
-
-def _rng(seed) -> np.random.Generator:
-    return np.random.default_rng(seed)
 
 
 def clustered_model(M: int, K: int, seed, spread: float = 0.05) -> DawidSkeneModel:
     """A model whose H violates the SSC: every confusion column within ``spread`` of 0.6 e_k + 0.4/K (no row of H
     near an extreme ray), prior ~ Dirichlet(1)."""
-    g = _rng(seed)
+    g = generator(seed)
     base = 0.6 * np.eye(K) + 0.4 / K
     confusion = base[None] + spread * (g.dirichlet(np.ones(K), size=(M, K)).transpose(0, 2, 1) - 1.0 / K)
     return DawidSkeneModel(g.dirichlet(np.ones(K)), confusion)
@@ -61,16 +60,36 @@ def sparse_factor(J: int, K: int, phi: float, g: np.random.Generator) -> np.ndar
     return np.where(g.random((J, K)) < phi, g.random((J, K)), 0.0)
 
 
+def near_rotation(Q: np.ndarray, distance: float, g: np.random.Generator) -> np.ndarray:
+    """An orthogonal matrix at Frobenius distance ``distance`` from Q: Q exp(theta A) with A a random unit skew
+    matrix, theta solved from ||exp(theta A) - I||_F = distance (bisection)."""
+    from scipy.linalg import expm
+    K = Q.shape[0]
+    B = g.normal(size=(K, K))
+    A = (B - B.T) / np.linalg.norm(B - B.T)
+    lo, hi = 0.0, np.pi
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if np.linalg.norm(expm(mid * A) - np.eye(K)) < distance else (lo, mid)
+    return Q @ expm(lo * A)
+
+
 def measure_symnmf_path(seed, *, J: int, K: int, phi: float, iteration: list, schedule: list,
-                        psi: float = 0.75) -> dict:
-    """Figure 2: X = H H^T, U its rank-K square root, Eq. (13) from Q_(0) = I under each schedule; h (schedule,
-    iteration) = Figure 2's error after t iterations (t = 0: ReLU_0(U)), and ahead (the power schedule's error below
-    the zero schedule's at the last checkpoint, 1 or 0) when both schedules run."""
-    s_h, = seed.spawn(1)
-    H = sparse_factor(J, K, phi, _rng(s_h))
+                        psi: float = 0.75, start: str = "identity", q0: float = 0.3) -> dict:
+    """Figure 2: X = H H^T, U its rank-K square root, Eq. (13) under each schedule from Q_(0) = I (start
+    'identity', the paper's) or from an orthogonal Q_(0) at Frobenius distance q0 from the rotation Q with U = H Q^T
+    (start 'near': Theorem 3's local regime, condition 15); h (schedule, iteration) = Figure 2's error after t
+    iterations (t = 0: ReLU_0(U Q_(0))), and ahead (the power schedule's error below the zero schedule's at the
+    last checkpoint, 1 or 0) when both schedules run."""
+    s_h, s_start = seed.spawn(2)
+    H = sparse_factor(J, K, phi, generator(s_h))
     U = square_root_of_product(H)  # the rank-K square root of X = H H^T
-    h = np.array([[symnmf_error(np.maximum(U, 0.0), H) if t == 0 else
-                   symnmf_error(symnmf(U, s, n_iter=t, tol=0.0, psi=psi)[0], H) for t in iteration]
+    Q0 = np.eye(K)
+    if start == "near":
+        Q_true = np.linalg.lstsq(U, H, rcond=None)[0]  # U Q_true = H
+        Q0 = near_rotation(Q_true, q0, generator(s_start))
+    h = np.array([[symnmf_error(np.maximum(U @ Q0, 0.0), H) if t == 0 else
+                   symnmf_error(symnmf(U, s, n_iter=t, tol=0.0, psi=psi, Q0=Q0)[0], H) for t in iteration]
                   for s in schedule])
     out = {"h": h}
     if "power" in schedule and "zero" in schedule:
@@ -83,8 +102,8 @@ def measure_symnmf_floor(seed, *, J: int, K: int, phi: float, noise_var: list, n
     """Theorem 3's floor: one H and one noise direction E (symmetric, unit-variance entries); X = H H^T + sqrt(v) E
     for each noise variance v (paired); final_h (noise_var,) = Figure 2's error after n_iter iterations."""
     s_h, s_noise = seed.spawn(2)
-    H = sparse_factor(J, K, phi, _rng(s_h))
-    E = _rng(s_noise).normal(size=(J, J))
+    H = sparse_factor(J, K, phi, generator(s_h))
+    E = generator(s_noise).normal(size=(J, J))
     E = (E + E.T) / np.sqrt(2)
     X = H @ H.T
     final = [symnmf_error(symnmf(square_root(X + np.sqrt(v) * E, K), "power", n_iter=n_iter, tol=0.0, psi=psi)[0],
@@ -139,7 +158,7 @@ def measure_robust(seed, *, M: int, K: int, N: int, p: float, fraction_missing: 
     a = gen.answers(model, gen.answering_probabilities(N, M, s_p, p), s_data)
     R, S = cooccurrences(a.item, a.worker, a.label, a.n_items, M, K)
     S = np.where(gen.observed_at_random(M, fraction_missing, s_mask), S, 0)
-    g = _rng(s_bad)
+    g = generator(s_bad)
     m_idx, j_idx = np.nonzero(np.triu(observed_blocks(S), 1))
     for c in g.choice(m_idx.size, size=min(n_corrupt, m_idx.size), replace=False):
         block = g.dirichlet(np.ones(K * K)).reshape(K, K)
@@ -186,7 +205,7 @@ def measure_noiseless_imputation(seed, *, M: int, K: int, fraction_missing: list
     (with Eq. 13); mse_robust, mse_designated (fraction_missing,) = Eq. (19)."""
     s_model, s_mask = seed.spawn(2)
     model = gen.dawid_skene_model(M, K, s_model)
-    u = np.triu(_rng(s_mask).random((M, M)), 1)
+    u = np.triu(generator(s_mask).random((M, M)), 1)
     u = u + u.T
     out = {"mse_robust": [], "mse_designated": []}
     for fraction in fraction_missing:

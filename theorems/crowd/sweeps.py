@@ -21,8 +21,10 @@ IDENTIFIABILITY = Sweep("crowd.identifiability", ms.measure_identifiability, _ti
 ITERATIONS = [0, 2, 4, 6, 8, 10, 12]
 SCHEDULE_PAIR = ["power", "zero"]
 CONVERGENCE = Sweep("crowd.convergence", ms.measure_symnmf_path, _tiers(
-    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 24, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"]}),
-    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 20, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"]})),
+    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 24, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"],
+                                             "start": "near", "q0": 0.3}),
+    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 40, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"],
+                                             "start": "near", "q0": 0.3})),
     outputs={"h": ("schedule", "iteration")})
 FIGURE2 = Sweep("crowd.figure2", ms.measure_symnmf_path, _tiers(
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 200, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
@@ -48,15 +50,15 @@ ROBUST = Sweep("crowd.robust", ms.measure_robust, _tiers(
 
 # Table 6: noiseless blocks, missing at random (paired: nested masks of one model)
 TABLE6 = Sweep("crowd.table6", ms.measure_noiseless_imputation, _tiers(
-    Tier(Grid(), 150, {"M": 25, "K": 3, "fraction_missing": [0.3, 0.7]}),
-    Tier(Grid(), 200, {"M": 25, "K": 3, "fraction_missing": [0.3, 0.5, 0.7]})),
+    Tier(Grid(), 400, {"M": 25, "K": 3, "fraction_missing": [0.3, 0.7]}),
+    Tier(Grid(), 400, {"M": 25, "K": 3, "fraction_missing": [0.3, 0.5, 0.7]})),
     outputs=paired_outputs("fraction_missing", "mse_robust", "mse_designated"))
 
 # Table 7: sampled answers, p = 0.3, along N (paired: the first N items of one stream)
 TABLE7_METHODS = ["robsymnmf", "dessymnmf", "multispa", "mv-em"]
 TABLE7 = Sweep("crowd.table7", ms.measure_synthetic, _tiers(
-    Tier(Grid(), 30, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 10000], "aggregator": TABLE7_METHODS}),
-    Tier(Grid(), 40, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 5000, 10000], "aggregator": TABLE7_METHODS})),
+    Tier(Grid(), 60, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 10000], "aggregator": TABLE7_METHODS}),
+    Tier(Grid(), 80, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 5000, 10000], "aggregator": TABLE7_METHODS})),
     outputs={"mse": ("N", "aggregator")})
 
 

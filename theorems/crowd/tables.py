@@ -49,18 +49,20 @@ PAPER.claim(
                       CONFIRMED, law=Bound(rob_ahead(("multispa",)), 0.5, ">=", probability=True)),))
 
 
-def rob_mse(N: int):
-    return lambda ds: ds["mse"].sel(aggregator="robsymnmf", N=N)
+def more_items_better(more: int, fewer: int):
+    """1 in a trial where RobSymNMF's MSE from the first ``more`` items is below that from the first ``fewer``."""
+    return lambda ds: (ds["mse"].sel(aggregator="robsymnmf", N=more) < ds["mse"].sel(aggregator="robsymnmf", N=fewer)
+                       ).astype(float)
 
 
 PAPER.claim(
     "table7.more_items_lower_mse", item="Table 7 (Appendix C.1.1)",
-    statement="'As N increases, the MSEs of all the methods become better': on the same model, RobSymNMF's mean MSE "
-              "from the first 10000 items is below its mean MSE from the first 1000.",
+    statement="'As N increases, the MSEs of all the methods become better': on the same model, RobSymNMF's MSE from "
+              "the first 10000 items is below its MSE from the first 1000 in most trials (at least half).",
     formula=r"\mathrm{MSE}(N = 10000) < \mathrm{MSE}(N = 1000)",
-    law=Comparison(rob_mse(10000), rob_mse(1000), "less", 1.0), sweep=sw.TABLE7,
-    controls=(Control("reversed", "the opposite order: more items, a larger MSE",
-                      law=Comparison(rob_mse(10000), rob_mse(1000), "greater", 1.0)),))
+    law=Bound(more_items_better(10000, 1000), 0.5, ">=", probability=True), sweep=sw.TABLE7,
+    controls=(Control("reversed", "the opposite order in most trials: more items, a larger MSE",
+                      law=Bound(more_items_better(1000, 10000), 0.5, ">=", probability=True)),))
 
 PAPER_ROWS = {"robsymnmf": "RobSymNMF", "robsymnmf-em": "RobSymNMF-EM", "robsymnmf-unweighted": "RobSymNMF (w=1)",
               "dessymnmf": "DesSymNMF", "dessymnmf-em": "DesSymNMF-EM", "symnmf": "SymNMF (w/o imput.)",
