@@ -12,8 +12,6 @@ Goals (ratios within one run, each timing the best of several calls, warm JIT):
   rate of the same adds into the same array with the pairs' addresses precomputed
   (track_fraction_of_limit_cooccurrence_20000x10x3).
 """
-import time
-
 import numpy as np
 from numba import njit
 
@@ -23,17 +21,10 @@ from simverify.generators import crowd as gen
 from simverify.kernels.jit import JIT
 from simverify.solvers.crowd import aggregate, cooccurrences
 
+from ._costmodel import _best
+
 N, M, K = 20_000, 10, 3
 TREC = (19_033, 762, 88_385)
-
-
-def _best(fn, repeat=3):
-    best = np.inf
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def dense_problem():
