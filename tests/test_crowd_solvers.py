@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 from simverify import metrics
 from simverify.datasets import crowd
 from simverify.generators import crowd as gen
-from simverify.solvers.crowd import aggregate, cooccurrences, pipeline, square_root, symnmf
+from simverify.solvers.crowd import METHODS, aggregate, cooccurrences, pipeline, square_root, symnmf
 from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks, square_root_of_product
 from simverify.solvers.crowd.estimators import ESTIMATORS, DawidSkene, MajorityVote, RobSymNMF
+from simverify.solvers.crowd.methods import BINARY_ONLY
 from simverify.solvers.crowd.model import DawidSkeneModel, align_to_diagonal, from_symnmf_factor
 
 
@@ -157,3 +158,18 @@ def test_robsymnmf_em_on_rte_makes_57_errors_in_800_as_the_papers_table5_reports
     a = crowd.shipped("rte")
     errors = 800 * metrics.label_error(aggregate(a, "robsymnmf-em").posteriors, a.gold)
     assert abs(errors - 57) < 1e-9  # Table 5: 7.12 %, i.e. 57/800 = 7.125 % truncated
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_every_documented_method_returns_posteriors_that_beat_chance_on_reliable_workers(name):
+    K = 2 if name in BINARY_ONLY else 3
+    rng = np.random.default_rng(11)
+    right = rng.uniform(0.7, 0.95, size=(8, K))
+    right[:2] = 0.98  # two class specialists: the SSC holds (Proposition 1)
+    confusion = np.stack([np.where(np.eye(K, dtype=bool), r, (1 - r) / (K - 1)) for r in right])
+    model = DawidSkeneModel(np.full(K, 1.0 / K), confusion)
+    answers = gen.answers(model, gen.answering_probabilities(600, 8, 12, 0.6), seed=13)
+    result = aggregate(answers, name)
+    assert result.posteriors.shape == (answers.n_items, K)
+    assert np.allclose(result.posteriors.sum(axis=1), 1.0) and (result.posteriors >= 0).all()
+    assert metrics.label_error(result.posteriors, answers.gold) < 0.5 * (1 - 1 / K)

@@ -36,8 +36,9 @@ def validate(p: dict) -> None:
     for name, allowed in _LISTS.items():
         if name in p and (not isinstance(p[name], list) or not p[name] or any(v not in allowed for v in p[name])):
             raise ValueError(f"parameter {name} must be a list of {list(allowed)}, got {p[name]!r}")
-    if "start" in p and p["start"] not in ms.STARTS:
-        raise ValueError(f"parameter start must be one of {list(ms.STARTS)}, got {p['start']!r}")
+    starts = ms.RESTART_START if "answers" in p else ms.STARTS
+    if "start" in p and p["start"] not in starts:
+        raise ValueError(f"parameter start must be one of {list(starts)}, got {p['start']!r}")
     if "model_law" in p and p["model_law"] not in ms.MODEL_LAWS:
         raise ValueError(f"parameter model_law must be one of {list(ms.MODEL_LAWS)}, got {p['model_law']!r}")
     for name in ("n_specialists", "n_corrupt"):
@@ -74,8 +75,9 @@ NOT_REPRODUCED = {
         "the UCI data sets cannot be downloaded here; the protocol on scikit-learn's bundled data sets with ten "
         "scikit-learn classifiers is not built yet",
     "Table 4-5 columns Dog and TREC": "the Dog and TREC answer files are not available here",
-    "Table 9 and Figure 4 (LabelMe, CrowdLayer, DL-MV)":
-        "the LabelMe answers and images are not available here, and the deep-learning baselines need the images",
+    "Table 9 and Figure 4 on LabelMe (CrowdLayer, DL-MV)":
+        "the LabelMe answers and images are not available here, and the deep-learning baselines need the images; "
+        "the restart protocol runs on web (claim table9.restart_spread) or any answers file",
     "Baselines CNMF, TensorADMM, Spectral-D&S, MinimaxEntropy, PG-TAC, CRIAV": "not implemented yet",
 }
 PAPER = Paper("crowd", "Ibrahim, Fu (2021), Crowdsourcing via Annotator Co-occurrence Imputation and Provable "
