@@ -79,5 +79,5 @@ MISSING = {name: Sweep(f"crowd.missing.{name}", ms.measure_missing,
 
 # Table 9 / Figure 4's protocol (restarts) on a format-A file; LabelMe is not available, web (5 classes) stands in
 RESTARTS = Sweep("crowd.restarts", ms.measure_restarts, _tiers(
-    Tier(Grid(), 40, {"answers": "web"}), Tier(Grid(), 100, {"answers": "web"})),
+    Tier(Grid(), 60, {"answers": "web"}), Tier(Grid(), 100, {"answers": "web"})),
     data={"answers": ms.answers_file_path})
