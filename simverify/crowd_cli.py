@@ -4,6 +4,7 @@ binary-only method on multi-class answers, an unwritable --out; each refused in 
 nothing written."""
 from __future__ import annotations
 
+import csv
 import json
 import os
 import time
@@ -51,13 +52,14 @@ def _check_out(path: str | None) -> None:
 
 
 def _write(path: str, answers, posteriors: np.ndarray) -> None:
-    sep = "," if path.endswith(".csv") else "\t"
+    """One row per item: item, label (the decision), p_<class>... (comma- or tab-separated, quoted as needed)."""
     decision = answers.classes[posteriors.argmax(axis=1)]
-    head = sep.join(["item", "label"] + [f"p_{c}" for c in answers.classes])
-    lines = [head] + [sep.join([str(i), str(d)] + [f"{v:.6g}" for v in row])
-                      for i, d, row in zip(answers.item_ids, decision, posteriors)]
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, delimiter="," if path.endswith(".csv") else "\t", lineterminator="\n")
+        writer.writerow(["item", "label"] + [f"p_{c}" for c in answers.classes])
+        for i, d, row in zip(answers.item_ids, decision, posteriors):
+            writer.writerow([i, d] + [f"{v:.6g}" for v in row])
 
 
 def cmd_aggregate(args) -> int:
@@ -67,6 +69,8 @@ def cmd_aggregate(args) -> int:
         if args.seed < 0:
             raise ValueError(f"--seed must be >= 0, got {args.seed}")
         answers = crowd_data.load(args.answers, args.truth, args.format)
+        if answers.n_classes < 2:
+            raise ValueError(f"{args.answers}: every answer is {answers.classes[0]}; nothing to aggregate")
         check_method(args.method, answers.n_classes)
     except ValueError as exc:
         raise UsageError(str(exc)) from None

@@ -129,16 +129,21 @@ def nonnegative_reconstruction_error(C: np.ndarray, Y: np.ndarray) -> float:
     return float(np.linalg.norm(Y - C @ nonnegative_least_squares(C, Y)) / np.linalg.norm(Y))
 
 
-def label_error(posteriors: np.ndarray, gold: np.ndarray) -> float:
-    """Classification error on the items with a gold label (gold (n_items,) class codes, -1 where none) of the
-    decision argmax posteriors (n_items, K): an item whose top posterior is shared by t classes, the gold one among
-    them, counts 1/t correct (the tie rule of Ibrahim & Fu's code)."""
+def label_outcomes(posteriors: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """Per gold item (n_gold,): the error of the decision argmax posteriors (n_items, K), 1 wrong, 0 right, and
+    1 - 1/t when the top posterior is shared by t classes, the gold one among them (the tie rule of Ibrahim & Fu's
+    code). gold (n_items,) class codes, -1 where an item has no gold label."""
     known = gold >= 0
     if not known.any():
         raise ValueError("no item has a gold label")
     p = posteriors[known]
     top = p == p.max(axis=1, keepdims=True)
-    return float(1.0 - (top[np.arange(p.shape[0]), gold[known]] / top.sum(axis=1)).mean())
+    return 1.0 - top[np.arange(p.shape[0]), gold[known]] / top.sum(axis=1)
+
+
+def label_error(posteriors: np.ndarray, gold: np.ndarray) -> float:
+    """Classification error on the items with a gold label: the mean of ``label_outcomes``."""
+    return float(label_outcomes(posteriors, gold).mean())
 
 
 def confusion_mse(priors: np.ndarray, confusion: np.ndarray, priors_hat: np.ndarray,

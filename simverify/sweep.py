@@ -297,20 +297,24 @@ def _data_hashes(claim: Claim, params: dict, cache: dict) -> dict:
     """Content hash of each fixed data file the cell reads (Sweep.data: param -> resolver). The
     parameter stays the data set's name (seeds and keys do not depend on where the file lies);
     the measure opens ``resolver(name)`` itself. A resolver returning None means the cell reads no file (an
-    optional data parameter left at its default)."""
+    optional data parameter left at its default); one returning several paths (answers and gold labels) keys
+    the cells by all of them."""
     out = {}
     for param, resolver in claim.sweep.data.items():
         name = params[param]
-        path = resolver(name)
-        if path is None:
+        found = resolver(name)
+        if found is None:
             continue
-        if path not in cache:
-            try:
-                cache[path] = file_hash(path)
-            except OSError as exc:
-                raise ValueError(f"{claim.id}: data file {os.fspath(path)!r} for {param}={name!r} "
-                                 f"cannot be read ({exc.strerror or exc})") from None
-        out[param] = cache[path]
+        hashes = []
+        for path in (found if isinstance(found, (list, tuple)) else [found]):
+            if path not in cache:
+                try:
+                    cache[path] = file_hash(path)
+                except OSError as exc:
+                    raise ValueError(f"{claim.id}: data file {os.fspath(path)!r} for {param}={name!r} "
+                                     f"cannot be read ({exc.strerror or exc})") from None
+            hashes.append(cache[path])
+        out[param] = hashes[0] if len(hashes) == 1 else hashlib.sha256("".join(hashes).encode()).hexdigest()
     return out
 
 

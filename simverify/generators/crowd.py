@@ -10,20 +10,37 @@ p (N, M); answers as ``simverify.datasets.crowd.Answers`` with the true labels a
   annotators with p_d (Tables 1-2), and the block-missing design of Appendix C.2 (disjoint parts of the items,
   0.1N, 0.3N, 0.6N, each labelled by P annotators).
 - ``exact_cooccurrences``: R_{m,j} = A_m D A_j^T on chosen blocks (the noiseless case of Table 6).
+- ``clustered_model``: a model violating the SSC (Proposition 1's negative case); ``sparse_factor``: Appendix
+  C.1.2's sparse H for the SymNMF convergence experiments.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from simverify.datasets.crowd import Answers
-from simverify.kernels.crowd import draw_answers
+from simverify.kernels.crowd import draw_answers, map_posteriors
 from simverify.kernels.rng import as_seed_sequence, generator, n_chunks, spawn_generators
-from simverify.solvers.crowd.model import DawidSkeneModel  # a value type shared with the solvers
 from simverify.validation import positive_int, real_number, require
 
 ANSWER_CHUNK = 4096  # items per random stream
 BLOCK_PARTS = (0.1, 0.3, 0.6)  # Appendix C.2: the three disjoint parts of the items
 
+
+@dataclass(frozen=True)
+class DawidSkeneModel:
+    """priors (K,) summing to 1; confusion (M, K, K), each column (fixed true class) summing to 1."""
+    priors: np.ndarray
+    confusion: np.ndarray
+
+    def posteriors(self, item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int) -> np.ndarray:
+        """(n_items, K) MAP posteriors P(Y = k | the item's answers) under the model."""
+        return map_posteriors(item, worker, label, self.priors, self.confusion, n_items)
+
+    def permuted(self, perm: np.ndarray) -> DawidSkeneModel:
+        """The model with true classes relabelled: new class k is old class perm[k]."""
+        return DawidSkeneModel(self.priors[perm], np.ascontiguousarray(self.confusion[:, :, perm]))
 
 
 def specialist_confusion(K: int, epsilon: float, rng: np.random.Generator) -> np.ndarray:
@@ -57,7 +74,8 @@ def answers(model: DawidSkeneModel, p: np.ndarray, seed) -> Answers:
     (their codes stay in order)."""
     N, M = p.shape
     require(M == model.confusion.shape[0], f"p has {M} annotator columns, the model {model.confusion.shape[0]}")
-    s_truth, s_answers = as_seed_sequence(seed).spawn(2)
+    root = as_seed_sequence(seed)
+    s_truth, s_answers = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key).spawn(2)  # same seed, same draw
     truth = generator(s_truth).choice(model.priors.size, size=N, p=model.priors)
     cdf = np.cumsum(model.confusion, axis=1)
     gens = spawn_generators(s_answers, n_chunks(N, ANSWER_CHUNK))
@@ -118,3 +136,18 @@ def observed_at_random(M: int, fraction_missing: float, seed) -> np.ndarray:
     """(M, M) symmetric bool: each off-diagonal pair observed with probability 1 - fraction_missing."""
     upper = np.triu(generator(seed).random((M, M)) >= real_number("fraction_missing", fraction_missing, 0.0, 1.0), 1)
     return upper | upper.T
+
+
+def clustered_model(M: int, K: int, seed, spread: float = 0.05) -> DawidSkeneModel:
+    """A model whose H violates the SSC: every confusion column within ``spread`` of 0.6 e_k + 0.4/K (no row of H
+    near an extreme ray), prior ~ Dirichlet(1)."""
+    g = generator(seed)
+    base = 0.6 * np.eye(K) + 0.4 / K
+    confusion = base[None] + spread * (g.dirichlet(np.ones(K), size=(M, K)).transpose(0, 2, 1) - 1.0 / K)
+    return DawidSkeneModel(g.dirichlet(np.ones(K)), confusion)
+
+
+def sparse_factor(J: int, K: int, phi: float, seed) -> np.ndarray:
+    """Appendix C.1.2's H (J, K): each entry non-zero with probability phi, non-zero entries uniform on (0, 1)."""
+    g = generator(seed)
+    return np.where(g.random((J, K)) < phi, g.random((J, K)), 0.0)

@@ -63,19 +63,19 @@ def _log_floored(x):
 
 @njit(**JIT)
 def evidence_lower_bound(item, worker, label, probas, priors, errors):
-    """The EM objective of Dawid-Skene (crowd-kit's loss): sum_i sum_k q_ik (log prior_k - log q_ik) plus
-    sum over answers of sum_k q_ik log errors[worker, answer, k], q = probas (N, K); logs floored at CLIP."""
+    """The EM objective of Dawid-Skene as crowd-kit 1.4 computes it: sum over answers of sum_k q_ik (log
+    errors[worker, answer, k] + log prior_k) (the prior counted once per answer), plus the entropy
+    -sum_i sum_k q_ik log q_ik with q = probas (N, K) floored at CLIP; logs of priors and errors floored at CLIP."""
     N, K = probas.shape
     log_prior, log_err = _log_floored(priors), _log_floored(errors)
     total = 0.0
-    for i in range(N):
-        for k in range(K):
-            q = probas[i, k]
-            if q > 0.0:
-                total += q * (log_prior[k] - np.log(q))
     for a in range(item.size):
         for k in range(K):
-            total += probas[item[a], k] * log_err[worker[a], label[a], k]
+            total += probas[item[a], k] * (log_err[worker[a], label[a], k] + log_prior[k])
+    for i in range(N):
+        for k in range(K):
+            q = max(probas[i, k], CLIP)
+            total -= q * np.log(q)
     return total
 
 

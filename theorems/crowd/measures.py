@@ -25,15 +25,6 @@ STARTS = ("identity", "near")
 
 
 
-def clustered_model(M: int, K: int, seed, spread: float = 0.05) -> DawidSkeneModel:
-    """A model whose H violates the SSC: every confusion column within ``spread`` of 0.6 e_k + 0.4/K (no row of H
-    near an extreme ray), prior ~ Dirichlet(1)."""
-    g = generator(seed)
-    base = 0.6 * np.eye(K) + 0.4 / K
-    confusion = base[None] + spread * (g.dirichlet(np.ones(K), size=(M, K)).transpose(0, 2, 1) - 1.0 / K)
-    return DawidSkeneModel(g.dirichlet(np.ones(K)), confusion)
-
-
 def symnmf_error(H_hat: np.ndarray, H: np.ndarray) -> float:
     """Figure 2's ||H Pi - H_(t)||_F^2 / K, Pi the best column permutation (Hungarian)."""
     cost = ((H[:, :, None] - H_hat[:, None, :]) ** 2).sum(axis=0)
@@ -48,17 +39,12 @@ def measure_identifiability(seed, *, M: int, K: int, model_law: str = "dirichlet
     fit with a large MSE is another factorisation, i.e. non-identifiability."""
     s_model, = seed.spawn(1)
     model = gen.dawid_skene_model(M, K, s_model, n_specialists, epsilon) if model_law == "dirichlet" \
-        else clustered_model(M, K, s_model)
+        else gen.clustered_model(M, K, s_model)
     X = assemble(gen.exact_cooccurrences(model, np.ones((M, M), dtype=bool)))
     H, _, _ = symnmf(square_root(X, K), "zero", n_iter=n_iter, tol=1e-15)
     est = from_symnmf_factor(H, M)
     return {"mse": metrics.confusion_mse(model.priors, model.confusion, est.priors, est.confusion),
             "fit": float(np.linalg.norm(X - H @ H.T) / np.linalg.norm(X))}
-
-
-def sparse_factor(J: int, K: int, phi: float, g: np.random.Generator) -> np.ndarray:
-    """Appendix C.1.2's H (J, K): each entry non-zero with probability phi, non-zero entries uniform on (0, 1)."""
-    return np.where(g.random((J, K)) < phi, g.random((J, K)), 0.0)
 
 
 def near_rotation(Q: np.ndarray, distance: float, g: np.random.Generator) -> np.ndarray:
@@ -83,7 +69,7 @@ def measure_symnmf_path(seed, *, J: int, K: int, phi: float, iteration: list, sc
     iterations (t = 0: ReLU_0(U Q_(0))), and ahead (the power schedule's error below the zero schedule's at the
     last checkpoint, 1 or 0) when both schedules run."""
     s_h, s_start = seed.spawn(2)
-    H = sparse_factor(J, K, phi, generator(s_h))
+    H = gen.sparse_factor(J, K, phi, s_h)
     U = square_root_of_product(H)  # the rank-K square root of X = H H^T
     Q0 = np.eye(K)
     if start == "near":
@@ -103,7 +89,7 @@ def measure_symnmf_floor(seed, *, J: int, K: int, phi: float, noise_var: list, n
     """Theorem 3's floor: one H and one noise direction E (symmetric, unit-variance entries); X = H H^T + sqrt(v) E
     for each noise variance v (paired); final_h (noise_var,) = Figure 2's error after n_iter iterations."""
     s_h, s_noise = seed.spawn(2)
-    H = sparse_factor(J, K, phi, generator(s_h))
+    H = gen.sparse_factor(J, K, phi, s_h)
     E = generator(s_noise).normal(size=(J, J))
     E = (E + E.T) / np.sqrt(2)
     X = H @ H.T
@@ -112,15 +98,15 @@ def measure_symnmf_floor(seed, *, J: int, K: int, phi: float, noise_var: list, n
     return {"final_h": np.array(final)}
 
 
-def conditioned_model(M: int, K: int, seed, gamma: float, epsilon: float = 0.1) -> DawidSkeneModel:
-    """Appendix C.1.1's model (one specialist) redrawn until every A_m D^(1/2) has condition number at most gamma
-    (Theorem 1's kappa(A_m) <= gamma, with the prior's share of varrho); draw i uses the seed's i-th child."""
-    for _ in range(10_000):
-        s, = seed.spawn(1)  # stateful: each call gives the next child
+def conditioned_model(M: int, K: int, seed, gamma: float, epsilon: float = 0.1,
+                      draws: int = 1000) -> DawidSkeneModel:
+    """Appendix C.1.1's model (one specialist), the first of ``draws`` candidates (one child seed each, spawned
+    once) whose A_m D^(1/2) all have condition number at most gamma."""
+    for s in seed.spawn(draws):
         model = gen.dawid_skene_model(M, K, s, n_specialists=1, epsilon=epsilon)
         if max(np.linalg.cond(A * np.sqrt(model.priors)) for A in model.confusion) <= gamma:
             return model
-    raise ValueError(f"no model with condition number <= gamma={gamma} in 10000 draws; raise gamma")
+    raise ValueError(f"no model with condition number <= gamma={gamma} in {draws} draws; raise gamma")
 
 
 def measure_designated(seed, *, K: int, S: list, epsilon: float = 0.1, gamma: float = 10.0, groups: int = 5) -> dict:
@@ -220,17 +206,22 @@ def measure_noiseless_imputation(seed, *, M: int, K: int, fraction_missing: list
     return {k: np.array(v) for k, v in out.items()}
 
 
-def answers_file_path(name: str) -> Path:
-    """The answers file of a shipped set (by name) or a user's format-A file (its hash keys the cells)."""
+def answers_files(name: str) -> list[Path]:
+    """The files a real-data cell reads (their hashes key the cells): a shipped set's answers and gold labels, or
+    a user's answers file and its ``<stem>_truth<suffix>`` beside it when present."""
     if name in data.SHIPPED:
         folder = Path(data.__file__).resolve().parent / "data" / "crowd"
-        return folder / ("temp.standardized.tsv" if name == "temp" else f"{name}.txt")
-    return Path(name)
+        if name == "temp":
+            return [folder / "temp.standardized.tsv"]
+        return [folder / f"{name}.txt", folder / f"{name}_truth.txt"]
+    path = Path(name)
+    truth = path.with_name(f"{path.stem}_truth{path.suffix}")
+    return [path, truth] if truth.is_file() else [path]
 
 
 def load_answers(name: str):
-    """A shipped set by name, or a user's file (any supported format; its truth file beside it as <stem>_truth.txt
-    when present)."""
+    """A shipped set by name, or a user's file (any supported format; its truth file beside it as
+    ``<stem>_truth<suffix>`` when present)."""
     if name in data.SHIPPED:
         return data.shipped(name)
     path = Path(name)
@@ -242,13 +233,7 @@ def measure_real(seed, *, answers: str, aggregator: list) -> dict:
     """Tables 4-5 on fixed data: wrong (aggregator, item) = each gold item's error under each method's decision
     (1 wrong, 0 right, 1 - 1/t for a t-way tie that includes the gold label); error (aggregator,) their mean in %."""
     a = load_answers(answers)
-    known = np.nonzero(a.gold >= 0)[0]
-    wrong = []
-    for name in aggregator:
-        P = aggregate(a, name, seed=0).posteriors[known]
-        top = P == P.max(axis=1, keepdims=True)
-        wrong.append(1.0 - top[np.arange(known.size), a.gold[known]] / top.sum(axis=1))
-    wrong = np.array(wrong)
+    wrong = np.array([metrics.label_outcomes(aggregate(a, name, seed=0).posteriors, a.gold) for name in aggregator])
     return {"wrong": wrong, "error": 100 * wrong.mean(axis=1)}
 
 
@@ -273,12 +258,6 @@ def _imputed(answers: str):
     return a, square_root(assemble(pipeline.robust_blocks(R, S)[0]), a.n_classes)
 
 
-def random_model(M: int, K: int, g: np.random.Generator) -> DawidSkeneModel:
-    """A Dawid-Skene model with prior and confusion columns ~ Dirichlet(1): the 'random restart' of EM."""
-    return DawidSkeneModel(g.dirichlet(np.ones(K)), np.ascontiguousarray(
-        g.dirichlet(np.ones(K), size=(M, K)).transpose(0, 2, 1)))
-
-
 def measure_restarts(seed, *, answers: str, start: str = "symnmf") -> dict:
     """Table 9 / Figure 4's protocol on any answers file: one random restart per replicate. start 'symnmf':
     RobSymNMF-EM with Eq. (13) started from a random orthogonal Q_(0) (the imputation is deterministic); start
@@ -293,7 +272,7 @@ def measure_restarts(seed, *, answers: str, start: str = "symnmf") -> dict:
         H, _, _ = symnmf(U, "constant", n_iter=500, Q0=Q0)
         init = align_to_diagonal(from_symnmf_factor(H, a.n_workers))
     else:
-        init = random_model(a.n_workers, a.n_classes, g)
+        init = gen.dawid_skene_model(a.n_workers, a.n_classes, g.integers(2 ** 63), n_specialists=0)
     probas, _, _ = votes.dawid_skene(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes, n_iter=100,
                                      init=init, tol=1e-5)
     return {"error": 100 * metrics.label_error(probas, a.gold)}

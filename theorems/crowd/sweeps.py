@@ -69,15 +69,15 @@ def real(name: str) -> Sweep:
     tier = Tier(Grid(), 1, {"answers": name, "aggregator": methods})
     return Sweep(f"crowd.real.{name}", ms.measure_real, _tiers(tier, tier),
                  outputs={"wrong": ("aggregator", "item"), "error": ("aggregator",)},
-                 data={"answers": ms.answers_file_path})
+                 data={"answers": ms.answers_files})
 
 
 REAL = {name: real(name) for name in ("bluebird", "rte", "web", "temp")}
 MISSING = {name: Sweep(f"crowd.missing.{name}", ms.measure_missing,
                        _tiers(Tier(Grid(), 1, {"answers": name}), Tier(Grid(), 1, {"answers": name})),
-                       data={"answers": ms.answers_file_path}) for name in ("bluebird", "rte")}
+                       data={"answers": ms.answers_files}) for name in ("bluebird", "rte")}
 
 # Table 9 / Figure 4's protocol (restarts) on a format-A file; LabelMe is not available, web (5 classes) stands in
 RESTARTS = Sweep("crowd.restarts", ms.measure_restarts, _tiers(
     Tier(Grid(), 60, {"answers": "web"}), Tier(Grid(), 100, {"answers": "web"})),
-    data={"answers": ms.answers_file_path})
+    data={"answers": ms.answers_files})

@@ -10,7 +10,7 @@ import pandas as pd
 
 from simverify.datasets.crowd import from_frame
 
-from .methods import aggregate, check_method
+from .methods import aggregate, check_method, em_from_vote_fractions
 
 
 class _Aggregator:
@@ -44,13 +44,22 @@ class _Aggregator:
 
 
 class MajorityVote(_Aggregator):
-    """Majority vote; probas_ split 1/(number tied) over tied labels."""
+    """Majority vote. Unlike crowd-kit's (vote fractions), probas_ is the decision: 1/(number tied) on each
+    most-voted label, 0 elsewhere (the tie rule of Ibrahim & Fu's code)."""
     method = "mv"
 
 
 class DawidSkene(_Aggregator):
-    """Dawid-Skene EM from majority-vote fractions (MV-EM)."""
+    """Dawid-Skene EM from majority-vote fractions (MV-EM), stopped as crowd-kit's: after n_iter iterations or when
+    the evidence lower bound per answer gains less than tol."""
     method = "mv-em"
+
+    def __init__(self, n_iter: int = 100, tol: float = 1e-5):
+        self.n_iter = n_iter
+        self.tol = tol
+
+    def _aggregate(self, answers):
+        return em_from_vote_fractions(answers, self.n_iter, self.tol)
 
 
 class SymNMF(_Aggregator):

@@ -104,3 +104,9 @@ def aggregate(answers, method: str, seed: int = 0) -> Aggregation:
     """Aggregate ``answers`` (simverify.datasets.crowd.Answers) with the named method."""
     check_method(method, answers.n_classes)
     return METHODS[method](answers, seed)
+
+
+def em_from_vote_fractions(answers, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL) -> Aggregation:
+    """MV-EM with explicit iteration budget and tolerance (crowd-kit's ``DawidSkene(n_iter, tol)``)."""
+    probas, priors, errors = votes.dawid_skene(*_codes(answers), n_iter=n_iter, tol=tol)
+    return Aggregation(probas, DawidSkeneModel(priors, errors))

@@ -1,28 +1,11 @@
-"""The Dawid-Skene model (Eq. 1) as a value: a prior lambda (K,) and confusion matrices (M, K observed, K true),
-A_m(k_m, k) = P(X_m = k_m | Y = k); its MAP predictor; and Proposition 1's extraction from a SymNMF factor H."""
+"""Proposition 1's extraction of the Dawid-Skene model (``generators.crowd.DawidSkeneModel``: a prior lambda (K,)
+and confusion matrices (M, K observed, K true)) from a SymNMF factor H, and the alignment of its columns."""
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from simverify.kernels.crowd import map_posteriors
-
-
-@dataclass(frozen=True)
-class DawidSkeneModel:
-    """priors (K,) summing to 1; confusion (M, K, K), each column (fixed true class) summing to 1."""
-    priors: np.ndarray
-    confusion: np.ndarray
-
-    def posteriors(self, item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int) -> np.ndarray:
-        """(n_items, K) MAP posteriors P(Y = k | the item's answers) under the model."""
-        return map_posteriors(item, worker, label, self.priors, self.confusion, n_items)
-
-    def permuted(self, perm: np.ndarray) -> DawidSkeneModel:
-        """The model with true classes relabelled: new class k is old class perm[k]."""
-        return DawidSkeneModel(self.priors[perm], np.ascontiguousarray(self.confusion[:, :, perm]))
+from simverify.generators.crowd import DawidSkeneModel  # the model value; drawn by the generator
 
 
 def from_symnmf_factor(H: np.ndarray, n_workers: int) -> DawidSkeneModel:
