@@ -1,5 +1,6 @@
 """``simverify crowd aggregate``: real files in, labels out; bad input refused in one line, exit 2, nothing
 written."""
+import csv
 import json
 
 import pytest
@@ -20,6 +21,15 @@ def test_aggregate_prints_the_json_summary_and_writes_labels_with_posteriors(tmp
     assert summary["error_rate"] == pytest.approx(0.1031, abs=5e-5) and summary["elapsed_s"] >= 0
     lines = out.read_text().splitlines()
     assert lines[0] == "item,label,p_1,p_2" and len(lines) == 801
+
+
+def test_out_quotes_ids_that_contain_the_separator(tmp_path):
+    answers, out = tmp_path / "a.csv", tmp_path / "o.csv"
+    answers.write_text('task,worker,label\n"q,1",ann,yes\n"q,1",bob,yes\nq2,ann,no\nq2,bob,no\n')
+    res = cli("crowd", "aggregate", "--answers", str(answers), "--method", "mv", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    rows = list(csv.reader(out.read_text().splitlines()))
+    assert rows[1][:2] == ["q,1", "yes"] and rows[2][:2] == ["q2", "no"]
 
 
 def test_snow_format_is_sniffed_and_csv_frames_with_string_ids_work(tmp_path):
@@ -50,6 +60,7 @@ def test_snow_format_is_sniffed_and_csv_frames_with_string_ids_work(tmp_path):
     ({"a.txt": "1\t1\t1\n", "file": "x"}, ["--out", "{dir}/file/o.tsv"], "is not writable"),
     ({"a.txt": "1\t1\t1\n"}, ["--out", "{dir}"], "is a directory"),
     ({"a.txt": "1\t1\t1\n"}, ["--seed", "-1"], "--seed must be >= 0"),
+    ({"a.txt": "1\t1\t2\n2\t2\t2\n"}, [], "every answer is 2; nothing to aggregate"),
 ])
 def test_bad_input_is_refused_in_one_line_with_exit_2_and_nothing_written(tmp_path, files, extra, needle):
     for name, content in files.items():

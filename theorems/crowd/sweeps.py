@@ -57,8 +57,8 @@ TABLE6 = Sweep("crowd.table6", ms.measure_noiseless_imputation, _tiers(
 # Table 7: sampled answers, p = 0.3, along N (paired: the first N items of one stream)
 TABLE7_METHODS = ["robsymnmf", "dessymnmf", "multispa", "mv-em"]
 TABLE7 = Sweep("crowd.table7", ms.measure_synthetic, _tiers(
-    Tier(Grid(), 60, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 10000], "aggregator": TABLE7_METHODS}),
-    Tier(Grid(), 80, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 5000, 10000], "aggregator": TABLE7_METHODS})),
+    Tier(Grid(), 100, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 10000], "aggregator": TABLE7_METHODS}),
+    Tier(Grid(), 120, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 5000, 10000], "aggregator": TABLE7_METHODS})),
     outputs={"mse": ("N", "aggregator")})
 
 
