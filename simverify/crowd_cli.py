@@ -23,7 +23,7 @@ def add_parser(sub, fmt) -> None:
     """Register ``crowd aggregate`` on the top-level subparsers."""
     cp = sub.add_parser("crowd", help="aggregate crowdsourced labels (Ibrahim & Fu 2021's methods)",
                         formatter_class=fmt)
-    csub = cp.add_subparsers(dest="crowd_command", required=True)
+    csub = cp.add_subparsers(dest="crowd_command", required=True, help="what to do with the answers")
     ap = csub.add_parser("aggregate", help="aggregate an answers file into item labels", formatter_class=fmt,
                          description="Formats: tsv (item<TAB>worker<TAB>label, 1-based integers; truth item<TAB>gold), "
                                      "snow (Snow et al. 2008 TSV with gold labels), csv (task,worker,label header; "
