@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-
-def fresh_seed(seed: np.random.SeedSequence) -> np.random.SeedSequence:
-    """An unspawned copy of ``seed``: its children are the ones ``seed`` gave on its first spawn."""
-    return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key)
+from .kernels.rng import fresh_seed
 
 
 def paired(measure, seed, name: str, values: list, **params) -> dict:

@@ -21,7 +21,7 @@ import numpy as np
 
 from simverify.datasets.crowd import Answers
 from simverify.kernels.crowd import draw_answers, map_posteriors
-from simverify.kernels.rng import as_seed_sequence, generator, n_chunks, spawn_generators
+from simverify.kernels.rng import fresh_seed, generator, n_chunks, spawn_generators
 from simverify.validation import positive_int, real_number, require
 
 ANSWER_CHUNK = 4096  # items per random stream
@@ -74,8 +74,7 @@ def answers(model: DawidSkeneModel, p: np.ndarray, seed) -> Answers:
     (their codes stay in order)."""
     N, M = p.shape
     require(M == model.confusion.shape[0], f"p has {M} annotator columns, the model {model.confusion.shape[0]}")
-    root = as_seed_sequence(seed)
-    s_truth, s_answers = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key).spawn(2)  # same seed, same draw
+    s_truth, s_answers = fresh_seed(seed).spawn(2)  # the same seed gives the same draw
     truth = generator(s_truth).choice(model.priors.size, size=N, p=model.priors)
     cdf = np.cumsum(model.confusion, axis=1)
     gens = spawn_generators(s_answers, n_chunks(N, ANSWER_CHUNK))

@@ -27,6 +27,13 @@ def as_seed_sequence(seed) -> np.random.SeedSequence:
     return np.random.SeedSequence(list(seed))
 
 
+def fresh_seed(seed) -> np.random.SeedSequence:
+    """An unspawned copy of a root seed: its children are the ones the seed gave on its first spawn, so the same
+    seed always yields the same streams however often it was spawned before."""
+    root = as_seed_sequence(seed)
+    return np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key)
+
+
 def generator(seed) -> np.random.Generator:
     """A PCG64 Generator from any accepted root seed (for the serial draws of models and designs)."""
     return np.random.Generator(np.random.PCG64(as_seed_sequence(seed)))
@@ -43,10 +50,8 @@ def spawn_generators(seed, count: int) -> List:
     Children are spawned from a fresh copy of the root so that the same seed always
     yields the same streams, however often it is used.
     """
-    root = as_seed_sequence(seed)
-    fresh = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key)
     gens = List()
-    for child in fresh.spawn(int(count)):
+    for child in fresh_seed(seed).spawn(int(count)):
         gens.append(np.random.Generator(np.random.PCG64(child)))
     return gens
 

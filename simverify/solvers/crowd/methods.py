@@ -51,8 +51,9 @@ def _mv(answers, seed):
     return Aggregation(votes.majority_vote(item, label, n, K))
 
 
-def _em_from(answers, init: DawidSkeneModel | None) -> Aggregation:
-    probas, priors, errors = votes.dawid_skene(*_codes(answers), n_iter=EM_ITERATIONS, init=init, tol=EM_TOL)
+def _em_from(answers, init: DawidSkeneModel | None, n_iter: int = EM_ITERATIONS,
+             tol: float = EM_TOL) -> Aggregation:
+    probas, priors, errors = votes.dawid_skene(*_codes(answers), n_iter=n_iter, init=init, tol=tol)
     return Aggregation(probas, DawidSkeneModel(priors, errors))
 
 
@@ -108,5 +109,4 @@ def aggregate(answers, method: str, seed: int = 0) -> Aggregation:
 
 def em_from_vote_fractions(answers, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL) -> Aggregation:
     """MV-EM with explicit iteration budget and tolerance (crowd-kit's ``DawidSkene(n_iter, tol)``)."""
-    probas, priors, errors = votes.dawid_skene(*_codes(answers), n_iter=n_iter, tol=tol)
-    return Aggregation(probas, DawidSkeneModel(priors, errors))
+    return _em_from(answers, None, n_iter, tol)
