@@ -82,3 +82,63 @@ def test_a_truth_file_with_the_snow_format_is_refused():
     res = cli("crowd", "aggregate", "--answers", str(DATA / "temp.standardized.tsv"), "--truth",
               str(DATA / "rte_truth.txt"), "--method", "mv")
     assert_refused(res, "format snow carries its gold labels")
+
+
+@pytest.mark.parametrize("claim, assignment, needle", [
+    ("crowd.table5.rte.mv", "answers={dir}/none.txt", "none.txt: no such file"),
+    ("crowd.table5.rte.mv", "answers=", "parameter answers must be a shipped set"),
+    ("crowd.theorem3.linear_rate", "start=bogus", "parameter start must be one of ['identity', 'near'], got 'bogus'"),
+    ("crowd.table9.restart_spread", "start=near", "parameter start must be one of ['symnmf', 'random'], got 'near'"),
+    ("crowd.prop1.exact_recovery", "K=1", "parameter K must be at least 2 classes, got 1"),
+    ("crowd.table4.bluebird.mv", "answers=web", "aggregator kos is for binary labels; web has 5 classes"),
+    ("crowd.table4.bluebird.mv", 'aggregator=["mv","nope"]', "parameter aggregator must be a list of"),
+    ("crowd.table1.robsymnmf_beats_mv", "data=iris", "parameter data must be one of ['breast_cancer'"),
+    ("crowd.table3.dessymnmf_missing_70", 'setting=["miss=70%","miss=90%"]', "parameter setting must be a list of"),
+    ("crowd.table1.robsymnmf_beats_mv", 'aggregator=["mv","robsymnmf","kos"]',
+     "aggregator kos is for binary labels; digits358 has 3 classes"),
+    ("crowd.table1.robsymnmf_beats_mv", 'setting=["miss=70%"]', "setting ['p=0.3'] not in the planned setting"),
+    ("crowd.table1.robsymnmf_beats_mv", 'aggregator=["mv"]', "aggregator ['robsymnmf'] not in the planned aggregator"),
+    ("crowd.figure3.shifted_relu_faster_noisy", "snr_db=nan", "parameter 'snr_db' is not finite: nan"),
+    ("crowd.figure3.shifted_relu_faster_noisy", "snr_db=1000", "parameter snr_db must be"),
+])
+def test_bad_crowd_claim_parameters_are_refused_in_one_line_with_exit_2_and_no_store(tmp_path, claim, assignment,
+                                                                                       needle):
+    store = tmp_path / "s"
+    res = cli("check", claim, "--set", assignment.replace("{dir}", str(tmp_path)), "--scheduler", "serial",
+              "--store", str(store))
+    assert_refused(res, needle)
+    assert not store.exists()
+
+
+@pytest.mark.parametrize("claim, files, needle", [
+    ("crowd.table4.bluebird.mv", {"a.txt": "1\t1\t2\n1\t2\n"}, "a.txt:2: 2 fields, expected 3"),
+    ("crowd.table9.restart_spread", {"a.txt": "1\t1\tx\n"}, "a.txt:1: label 'x' is not an integer"),
+    ("crowd.section4.rte_missing", {"a.txt": "1\t1\t1\n1\t1\t2\n"},
+     "a.txt:2: worker 1 answered item 1 again (first on line 1)"),
+    ("crowd.table5.rte.mv", {"a.txt": "1\t1\t1\n2\t1\t2\n2\t2\t2\n", "a_truth.txt": "1\t1\n9\t2\n"},
+     "a_truth.txt:2: gold label for item 9, which has no answers"),
+])
+def test_a_malformed_answers_file_is_refused_with_its_file_and_line_exit_2_and_nothing_written(tmp_path, claim,
+                                                                                                 files, needle):
+    for name, content in files.items():
+        (tmp_path / name).write_text(content)
+    store = tmp_path / "s"
+    res = cli("check", claim, "--set", f"answers={tmp_path / 'a.txt'}", "--scheduler", "serial", "--store",
+              str(store))
+    assert_refused(res, needle)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(files)
+
+
+@pytest.mark.parametrize("files, needle", [
+    ({"a.txt": "1\t1\t1\n2\t1\t2\n3\t1\t3\n", "a_truth.txt": "1\t1\n"}, "a.txt has 3 classes"),
+    ({"a.txt": "1\t1\t1\n2\t1\t2\n1\t2\t2\n"}, "a.txt: no gold labels, so no error rate can be measured"),
+])
+def test_an_answers_file_unfit_for_the_error_table_is_refused_naming_it_exit_2_and_nothing_written(tmp_path, files,
+                                                                                                    needle):
+    for name, content in files.items():
+        (tmp_path / name).write_text(content)
+    store = tmp_path / "s"
+    res = cli("check", "crowd.table4.bluebird.mv", "--set", f"answers={tmp_path / 'a.txt'}", "--scheduler", "serial",
+              "--store", str(store))
+    assert_refused(res, needle)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(files)

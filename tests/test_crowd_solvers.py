@@ -190,3 +190,23 @@ def test_every_documented_method_returns_posteriors_that_beat_chance_on_reliable
     assert result.posteriors.shape == (answers.n_items, K)
     assert np.allclose(result.posteriors.sum(axis=1), 1.0) and (result.posteriors >= 0).all()
     assert metrics.label_error(result.posteriors, answers.gold) < 0.5 * (1 - 1 / K)
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.integers(2, 6), st.floats(1.0, 200.0), st.integers(0, 2**31 - 1))
+def test_condition_confusion_has_exactly_the_requested_condition_number(K, gamma, seed):
+    from theorems.crowd.measures import condition_confusion
+    c = np.random.default_rng(seed).dirichlet(np.ones(K))
+    A = condition_confusion(c, gamma)
+    assert (A >= 0).all() and np.allclose(A.sum(axis=0), 1.0)  # a confusion matrix: columns are PMFs
+    assert np.isclose(np.linalg.cond(A), gamma, rtol=1e-8)
+
+
+def test_designated_condition_measure_is_paired_along_gamma():
+    from theorems.crowd.measures import measure_designated_condition
+    seed = np.random.SeedSequence(3)
+    both = measure_designated_condition(seed, K=2, S=2000, gamma=[2.0, 8.0], groups=3)
+    one = measure_designated_condition(np.random.SeedSequence(3), K=2, S=2000, gamma=[8.0], groups=3)
+    assert {k: v.shape for k, v in both.items()} == {"err": (2,), "varrho": (2,), "bound_ratio": (2,)}
+    assert np.isclose(both["err"][1], one["err"][0])  # the value at gamma = 8 does not depend on the other gammas
+    assert both["varrho"][1] < both["varrho"][0]  # worse-conditioned annotators, smaller sigma_min(R)

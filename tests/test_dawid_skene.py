@@ -43,3 +43,20 @@ def test_dawid_skene_reproduces_crowdkit_probas_priors_errors_and_labels(n_iter)
     for r in rows(f"test_ds__tasks_labels_iter_{n_iter}.csv"):
         p = probas[tasks.index(r["task"])]
         assert r["agg_label"] in [labels[k] for k in np.flatnonzero(p >= p.max() - 1e-12)]  # ties: any top label
+
+
+def test_estimators_pass_their_em_budget_and_tolerance_to_em():
+    """DawidSkene(n_iter, tol), RobSymNMF(em=True, n_iter, tol) and DesSymNMF(em=True, ...) run EM with them: one
+    iteration gives the one-iteration posteriors, not the converged ones."""
+    from simverify.datasets.crowd import shipped, to_frame
+    from simverify.solvers.crowd.estimators import DawidSkene, DesSymNMF, RobSymNMF
+    from simverify.solvers.crowd.methods import em_from_cooccurrence_model, em_from_vote_fractions
+    a = shipped("rte")
+    frame = to_frame(a)
+    cases = [(DawidSkene, {}, lambda n: em_from_vote_fractions(a, n_iter=n, tol=0.0)),
+             (RobSymNMF, {"em": True}, lambda n: em_from_cooccurrence_model(a, "robsymnmf", n_iter=n, tol=0.0)),
+             (DesSymNMF, {"em": True}, lambda n: em_from_cooccurrence_model(a, "dessymnmf", n_iter=n, tol=0.0))]
+    for estimator, args, reference in cases:
+        one = estimator(**args, n_iter=1, tol=0.0).fit(frame).probas_.to_numpy()
+        assert np.allclose(one, reference(1).posteriors, atol=1e-12), estimator.__name__
+        assert not np.allclose(one, reference(50).posteriors, atol=1e-3), estimator.__name__

@@ -274,3 +274,13 @@ def test_item_bootstrap_bound_and_identity_judge_the_error_rate_over_items():
 def test_unknown_resample_dim_is_rejected():
     with pytest.raises(ValueError, match="resample"):
         Comparison("a", "b", resample="sensor")
+
+
+def test_check_needs_refuses_a_plan_without_a_label_a_quantity_selects():
+    from simverify.laws import Bound, check_needs, needing
+    law = Bound(needing(lambda ds: ds["error"].sel(aggregator="mv"), aggregator="mv"), 1.0, "<=")
+    check_needs(law, {"aggregator": ["mv", "robsymnmf"], "replicate": [0, 1]})  # planned: accepted
+    with pytest.raises(ValueError, match=r"aggregator \['mv'\] not in the planned aggregator \['robsymnmf'\]"):
+        check_needs(law, {"aggregator": ["robsymnmf"], "replicate": [0, 1]})
+    with pytest.raises(ValueError, match="has no aggregator dim"):
+        check_needs(law, {"replicate": [0, 1]})

@@ -6,6 +6,7 @@ p (N, M); answers as ``simverify.datasets.crowd.Answers`` with the true labels a
 - ``dawid_skene_model``: Appendix C.1.1: prior and confusion columns ~ Dirichlet(1); ``n_specialists`` annotators
   are class specialists, ||A_m(k, :) - e_k||_2 <= epsilon for every k.
 - ``answers``: labels from the model, annotator m answering item n with probability p[n, m].
+- ``observed_labels``: machine annotators' own labels (Tables 1-3), each observed with probability p[n, m].
 - ``answering_probabilities``: the designs: every annotator with p_m (fixed or drawn from a range), designated
   annotators with p_d (Tables 1-2), and the block-missing design of Appendix C.2 (disjoint parts of the items,
   0.1N, 0.3N, 0.6N, each labelled by P annotators).
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simverify.datasets.crowd import Answers
-from simverify.kernels.crowd import draw_answers, map_posteriors
+from simverify.kernels.crowd import draw_answers, draw_observed, map_posteriors
 from simverify.kernels.rng import fresh_seed, generator, n_chunks, spawn_generators
 from simverify.validation import positive_int, real_number, require
 
@@ -77,15 +78,38 @@ def answers(model: DawidSkeneModel, p: np.ndarray, seed) -> Answers:
     s_truth, s_answers = fresh_seed(seed).spawn(2)  # the same seed gives the same draw
     truth = generator(s_truth).choice(model.priors.size, size=N, p=model.priors)
     cdf = np.cumsum(model.confusion, axis=1)
-    gens = spawn_generators(s_answers, n_chunks(N, ANSWER_CHUNK))
-    parts = [draw_answers(gens[c], truth[c * ANSWER_CHUNK:(c + 1) * ANSWER_CHUNK], cdf,
-                          np.ascontiguousarray(p[c * ANSWER_CHUNK:(c + 1) * ANSWER_CHUNK]), c * ANSWER_CHUNK)
-             for c in range(len(gens))]
+    parts = [draw_answers(g, truth[rows], cdf, np.ascontiguousarray(p[rows]), rows.start)
+             for g, rows in _chunks(s_answers, N)]
+    return _answered(parts, truth, M, model.priors.size)
+
+
+def observed_labels(labels: np.ndarray, truth: np.ndarray, p: np.ndarray, n_classes: int, seed) -> Answers:
+    """Machine annotators (Tables 1-3): annotator m's own label labels[n, m] (N, M) int64 of item n is observed
+    with probability p[n, m] (N, M); truth (N,) the gold labels. One random stream per ANSWER_CHUNK items; items
+    nobody answered are dropped, as in ``answers``."""
+    require(labels.shape == p.shape and truth.shape == labels.shape[:1],
+            f"labels {labels.shape}, p {p.shape} and truth {truth.shape} disagree")
+    require(labels.size == 0 or (labels.min() >= 0 and labels.max() < n_classes),
+            f"labels must be class codes in [0, {n_classes})")
+    labels = np.ascontiguousarray(labels, dtype=np.int64)
+    parts = [draw_observed(g, labels[rows], np.ascontiguousarray(p[rows]), rows.start)
+             for g, rows in _chunks(fresh_seed(seed), labels.shape[0])]
+    return _answered(parts, truth, labels.shape[1], n_classes)
+
+
+def _chunks(seed, N: int) -> list[tuple[np.random.Generator, slice]]:
+    """One generator per ANSWER_CHUNK items, with the items' slice."""
+    gens = spawn_generators(seed, n_chunks(N, ANSWER_CHUNK))
+    return [(g, slice(c * ANSWER_CHUNK, min((c + 1) * ANSWER_CHUNK, N))) for c, g in enumerate(gens)]
+
+
+def _answered(parts: list, truth: np.ndarray, M: int, K: int) -> Answers:
+    """Answers from chunks of (item, worker, label): items nobody answered dropped, codes kept in item order."""
+    N = truth.size
     item, worker, label = (np.concatenate([part[i] for part in parts]) for i in range(3))
     answered = np.flatnonzero(np.bincount(item, minlength=N))  # O(n), sorted
     code = np.full(N, -1, dtype=np.int64)
     code[answered] = np.arange(answered.size)
-    K = model.priors.size
     return Answers(code[item], worker, label, answered + 1, np.arange(1, M + 1), np.arange(1, K + 1),
                    truth[answered].astype(np.int64))
 
@@ -107,21 +131,78 @@ def answering_probabilities(N: int, M: int, seed, p: float | tuple[float, float]
     return np.broadcast_to(per, (N, M)).copy()
 
 
-def block_missing_probabilities(N: int, M: int, P: int, seed, p: float = 1.0,
+def block_missing_probabilities(N: int, M: int, P: int | tuple[int, ...], seed, p: float = 1.0,
                                 parts: tuple[float, ...] = BLOCK_PARTS) -> np.ndarray:
     """Appendix C.2: the items split into disjoint parts of sizes parts * N, each labelled (with probability p per
-    item) by P annotators chosen at random, every annotator in at least one part. p (N, M)."""
-    N, M, P = positive_int("N", N), positive_int("M", M), positive_int("P", P)
-    require(P <= M and P * len(parts) >= M, f"P={P} annotators per part cannot cover M={M} in {len(parts)} parts")
-    rng = generator(seed)
+    item) by P annotators chosen at random (P one number, or one per part: 'by varying P for the three test data
+    parts'), every annotator in at least one part. p (N, M)."""
+    N, M = positive_int("N", N), positive_int("M", M)
+    sizes = tuple(P) if isinstance(P, tuple) else (P,) * len(parts)
+    require(len(sizes) == len(parts), f"P has {len(sizes)} entries for {len(parts)} parts")
+    for k in sizes:
+        positive_int("P", k)
+    require(max(sizes) <= M and sum(sizes) >= M, f"P={P} annotators per part cannot cover M={M} in {len(parts)} parts")
+    return part_probabilities(N, M, part_members(M, sizes, generator(seed)), p, parts)
+
+
+def part_probabilities(N: int, M: int, members: list[np.ndarray], p: float = 1.0,
+                       parts: tuple[float, ...] = BLOCK_PARTS) -> np.ndarray:
+    """p (N, M): the items split into disjoint parts of sizes parts * N, part k answered by annotators members[k],
+    each with probability p per item."""
+    require(len(members) == len(parts), f"{len(members)} member lists for {len(parts)} parts")
     bounds = np.round(np.cumsum((0.0,) + tuple(parts)) / sum(parts) * N).astype(int)
-    members = np.array_split(rng.permutation(M), len(parts))  # every annotator in one part at least
-    out = np.zeros((N, M))
-    for k in range(len(parts)):
-        others = np.setdiff1d(np.arange(M), members[k])
-        chosen = np.concatenate([members[k], rng.choice(others, size=max(P - members[k].size, 0), replace=False)])
-        out[bounds[k]:bounds[k + 1], chosen[:P] if members[k].size <= P else members[k]] = p
+    out = np.zeros((positive_int("N", N), positive_int("M", M)))
+    for k, chosen in enumerate(members):
+        out[bounds[k]:bounds[k + 1], chosen] = real_number("p", p, 0.0, 1.0)
     return out
+
+
+def part_members(M: int, sizes: tuple[int, ...], rng: np.random.Generator) -> list[np.ndarray]:
+    """The annotators of each part (sizes[k] of them in part k), every annotator in at least one part: the
+    annotators are dealt out at random first (part k receives at most sizes[k]), then each part is filled up with
+    others chosen at random."""
+    require(sum(sizes) >= M and max(sizes) <= M, f"parts of sizes {sizes} cannot cover M={M} annotators")
+    order = rng.permutation(M)
+    dealt: list[list[int]] = [[] for _ in sizes]
+    k = 0
+    for m in order:
+        while len(dealt[k % len(sizes)]) >= sizes[k % len(sizes)]:
+            k += 1
+        dealt[k % len(sizes)].append(int(m))
+        k += 1
+    members = []
+    for k, size in enumerate(sizes):
+        others = np.setdiff1d(np.arange(M), dealt[k])
+        members.append(np.sort(np.concatenate([dealt[k], rng.choice(others, size=size - len(dealt[k]),
+                                                                     replace=False)]).astype(np.int64)))
+    return members
+
+
+def missing_share(members: list[np.ndarray], M: int) -> float:
+    """The proportion of the M^2 blocks R_{m,j} no part observes (the diagonal counts as missing, as in Section 4)."""
+    seen = np.zeros((M, M), dtype=bool)
+    for chosen in members:
+        seen[np.ix_(chosen, chosen)] = True
+    np.fill_diagonal(seen, False)
+    return float(1.0 - seen.mean())
+
+
+def members_for_missing(M: int, missing: float, seed, parts: int = len(BLOCK_PARTS),
+                        tries: int = 20000) -> list[np.ndarray]:
+    """Appendix C.2's 'we adjust P and generate the cases such that the missing proportion is achieved': the
+    annotators of each part (``part_members``) for a design leaving exactly round(missing * M^2) of the M^2 blocks
+    missing, searched at random (part sizes P uniform in [2, M], covering M); the first found. Raises ValueError
+    if none is found in ``tries`` draws."""
+    target = int(round(real_number("missing", missing, 0.0, 1.0) * M * M))
+    rng = generator(seed)
+    for _ in range(tries):
+        sizes = tuple(int(v) for v in rng.integers(2, M + 1, size=parts))
+        if sum(sizes) < M:
+            continue
+        members = part_members(M, sizes, rng)
+        if int(round(missing_share(members, M) * M * M)) == target:
+            return members
+    raise ValueError(f"no design of {parts} parts leaves {100 * missing:g} % of the {M}^2 blocks missing")
 
 
 def exact_cooccurrences(model: DawidSkeneModel, observed: np.ndarray) -> np.ndarray:

@@ -103,6 +103,7 @@ def map_posteriors(item, worker, label, priors, errors, n_items):
 
 
 TRIANGLE_WIDTH = 32  # Eq. (7)-(8)'s helpers are sought among each annotator's 32 best-scored neighbours
+TRIANGLE_TRIES = 16  # the best triangles tried in turn while U_l is numerically singular
 
 
 @njit(**JIT)
@@ -140,20 +141,30 @@ def _best_neighbours(observed, S, width):
 
 
 @njit(**JIT)
-def _best_triangle(m, n, observed, S, ptr, nbr):
-    """(ell, r) maximising min(S[m, r], S[ell, r], S[n, ell]) over observed R_{m,r}, R_{ell,r}, R_{n,ell} (Eq. 7-8's
-    helpers; ell != r) with ell among n's and r among m's listed neighbours, or (-1, -1) when there is none. S is any
-    non-negative block score. Cost: width^2."""
-    best, best_l, best_r = 0.0, -1, -1
+def _best_triangles(m, n, observed, S, ptr, nbr, tries):
+    """Up to ``tries`` triangles (ell, r), best first, by min(S[m, r], S[ell, r], S[n, ell]) over observed R_{m,r},
+    R_{ell,r}, R_{n,ell} (Eq. 7-8's helpers; ell != r) with ell among n's and r among m's listed neighbours.
+    Returns (ell (tries,), r (tries,), count). S is any non-negative block score. Cost: width^2 tries."""
+    score = np.zeros(tries)
+    ells = np.full(tries, -1, dtype=np.int64)
+    rs = np.full(tries, -1, dtype=np.int64)
+    count = 0
     for a in range(ptr[n], ptr[n + 1]):
         ell = nbr[a]
         for b in range(ptr[m], ptr[m + 1]):
             r = nbr[b]
-            if r != ell and observed[ell, r]:
-                score = min(S[m, r], S[ell, r], S[n, ell])
-                if score > best:
-                    best, best_l, best_r = score, ell, r
-    return best_l, best_r
+            if r == ell or not observed[ell, r]:
+                continue
+            value = min(S[m, r], S[ell, r], S[n, ell])
+            if value <= 0.0 or (count == tries and value <= score[tries - 1]):
+                continue
+            c = min(count, tries - 1)  # insertion into the kept list, best first (ties keep the earlier)
+            while c > 0 and score[c - 1] < value:
+                score[c], ells[c], rs[c] = score[c - 1], ells[c - 1], rs[c - 1]
+                c -= 1
+            score[c], ells[c], rs[c] = value, ell, r
+            count = min(count + 1, tries)
+    return ells, rs, count
 
 
 @njit(**JIT)
@@ -175,8 +186,8 @@ def designated_imputation(R, observed, S):
     """DesSymNMF imputation (Eq. 7-8) of every unobserved block, the diagonal included, from observed blocks
     only (one pass). R (M, M, K, K) with observed blocks filled; S (M, M) a score of each observed block (the
     triangle whose weakest block scores highest is used, among each annotator's TRIANGLE_WIDTH best-scored
-    neighbours); returns (X (M, M, K, K), filled (M, M) bool): blocks
-    that no triangle of observed blocks reaches stay zero and unfilled."""
+    neighbours; the next of the TRIANGLE_TRIES best when its U_l is numerically singular); returns (X (M, M, K, K),
+    filled (M, M) bool): blocks that no triangle of observed blocks reaches stay zero and unfilled."""
     M, K = R.shape[0], R.shape[2]
     X = R.copy()
     filled = observed.copy()
@@ -185,10 +196,12 @@ def designated_imputation(R, observed, S):
         for n in range(m, M):
             if observed[m, n]:
                 continue
-            ell, r = _best_triangle(m, n, observed, S, ptr, nbr)
-            if ell < 0:
-                continue
-            B = _impute_block(R, m, n, ell, r, K)
+            ells, rs, count = _best_triangles(m, n, observed, S, ptr, nbr, TRIANGLE_TRIES)
+            B = np.full((K, K), np.nan)
+            for t in range(count):  # the next-best triangle when U_l is numerically singular
+                B = _impute_block(R, m, n, ells[t], rs[t], K)
+                if not np.isnan(B[0, 0]):
+                    break
             if np.isnan(B[0, 0]):
                 continue
             if m == n:
@@ -359,3 +372,21 @@ def kos_messages(item, worker, sign, n_items, n_workers, y0, n_iter):
     for a in range(n):
         score[item[a]] += sign[a] * y[a]
     return score
+
+
+@njit(**JIT)
+def draw_observed(g, labels, p_answer, item_start):
+    """Machine annotators (Tables 1-3): annotator m's fixed label labels[i, m] of item item_start + i is observed
+    with probability p_answer[i, m] ((n_chunk, M) both), from one generator g. Returns (item, worker, label)
+    int64 arrays in item order."""
+    n, M = labels.shape
+    item = np.empty(n * M, dtype=np.int64)
+    worker = np.empty(n * M, dtype=np.int64)
+    label = np.empty(n * M, dtype=np.int64)
+    c = 0
+    for i in range(n):
+        for m in range(M):
+            if g.random() < p_answer[i, m]:
+                item[c], worker[c], label[c] = item_start + i, m, labels[i, m]
+                c += 1
+    return item[:c], worker[:c], label[:c]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 
 import numpy as np
 import xarray as xr
@@ -116,6 +116,27 @@ class Law:
         matplotlib Axes; this default draws the first variable in every cell (laws override it)."""
         from .plot import plot_default
         plot_default(self, ds, record, ax)
+
+
+def needing(fn: Callable, **labels) -> Callable:
+    """Mark a quantity callable with the coordinate labels it selects (dim -> one label or a list), e.g.
+    ``needing(lambda ds: ds["error"].sel(aggregator="mv"), aggregator="mv")``: the planner then refuses a plan
+    whose Dataset would lack a label (``check_needs``) before any work, instead of failing after the run."""
+    fn.needs = {d: list(v) if isinstance(v, (list, tuple)) else [v] for d, v in labels.items()}
+    return fn
+
+
+def check_needs(law: Law, coords: Mapping[str, Sequence]) -> None:
+    """Raise ValueError when a quantity of ``law`` marked by ``needing`` selects a label the plan lacks."""
+    values = [getattr(law, f.name) for f in fields(law)] if is_dataclass(law) else list(vars(law).values())
+    for value in values:
+        for dim, labels in getattr(value, "needs", {}).items():
+            if dim not in coords:
+                raise ValueError(f"{law.kind}: the law selects {dim} {labels}, but the Dataset has no {dim} dim")
+            planned = coords[dim]
+            missing = [v for v in labels if isinstance(planned, (list, tuple)) and v not in planned]
+            if missing:
+                raise ValueError(f"{law.kind}: {dim} {missing} not in the planned {dim} {list(planned)}")
 
 
 def _py(v):

@@ -61,16 +61,23 @@ def near_rotation(Q: np.ndarray, distance: float, g: np.random.Generator) -> np.
     return Q @ expm(lo * A)
 
 
-def measure_symnmf_path(seed, *, J: int, K: int, phi: float, iteration: list, schedule: list,
-                        psi: float = 0.75, start: str = "identity", q0: float = 0.3) -> dict:
+def measure_symnmf_path(seed, *, J: int, K: int, phi: float, iteration: list, schedule: list, psi: float = 0.75,
+                        start: str = "identity", q0: float = 0.3, snr_db: float | None = None) -> dict:
     """Figure 2: X = H H^T, U its rank-K square root, Eq. (13) under each schedule from Q_(0) = I (start
     'identity', the paper's) or from an orthogonal Q_(0) at Frobenius distance q0 from the rotation Q with U = H Q^T
     (start 'near': Theorem 3's local regime, condition 15); h (schedule, iteration) = Figure 2's error after t
     iterations (t = 0: ReLU_0(U Q_(0))), and ahead (the power schedule's error below the zero schedule's at the
-    last checkpoint, 1 or 0) when both schedules run."""
-    s_h, s_start = seed.spawn(2)
+    last checkpoint, 1 or 0) when both schedules run. snr_db (Figure 3): U is the rank-K square root of X + sigma E
+    instead, E (J, J) with i.i.d. standard normal entries (square_root symmetrises), SNR = 10 log10(||X||_F^2 / J^2 /
+    sigma^2)."""
+    s_h, s_start, s_noise = seed.spawn(3)
     H = gen.sparse_factor(J, K, phi, s_h)
-    U = square_root_of_product(H)  # the rank-K square root of X = H H^T
+    if snr_db is None:
+        U = square_root_of_product(H)  # the rank-K square root of X = H H^T
+    else:
+        X = H @ H.T
+        sigma = np.sqrt((X ** 2).sum() / J ** 2 / 10 ** (snr_db / 10))
+        U = square_root(X + sigma * generator(s_noise).normal(size=(J, J)), K)
     Q0 = np.eye(K)
     if start == "near":
         Q_true = np.linalg.lstsq(U, H, rcond=None)[0]  # U Q_true = H
@@ -160,6 +167,85 @@ def measure_robust(seed, *, M: int, K: int, N: int, p: float, fraction_missing: 
     return out
 
 
+KAPPA_MN = 2.0  # the condition number of annotators m and n in measure_designated_condition (at most gamma)
+
+
+def condition_confusion(c: np.ndarray, gamma: float) -> np.ndarray:
+    """(K, K) confusion A = (1 - t) I + t c 1^T of condition number exactly gamma >= 1: an annotator who gives the
+    true label with probability 1 - t and otherwise a label drawn from c (K,) (a point of the simplex), whatever
+    the true class. With s = t / (1 - t), I + s c 1^T has K - 2 singular values 1 and two whose product is 1 + s
+    and whose squares sum to 2 + 2s + K ||c||^2 s^2, so kappa(A) = gamma solves
+    K ||c||^2 s^2 - (gamma + 1/gamma - 2)(1 + s) = 0."""
+    K = c.size
+    g, q = gamma + 1.0 / gamma - 2.0, K * float(c @ c)
+    s = (g + np.sqrt(g * g + 4.0 * q * g)) / (2.0 * q)
+    t = s / (1.0 + s)
+    return (1.0 - t) * np.eye(K) + t * np.outer(c, np.ones(K))
+
+
+def measure_designated_condition(seed, *, K: int, S: int, gamma: list, groups: int = 5) -> dict:
+    """Theorem 1's growth with the condition number and with K: four annotators (m, n, l, r) = (0, 1, 2, 3) with
+    confusions condition_confusion(c_a, .) (c_a and the prior ~ Dirichlet(1)), the designated l and r of condition
+    number gamma and m, n of min(KAPPA_MN, gamma), so max_a kappa(A_a) = gamma; every gamma on the same c's, prior
+    and answer streams (paired). Each annotator labels the same S items; R_{m,n} is hidden and imputed by
+    Eq. (7)-(8). Over ``groups`` independent designs, the medians (gamma,) of err = ||R_hat_{m,n} - R_{m,n}||_F,
+    varrho = min over the observed pairs of sigma_min(R_{a,b}) and bound_ratio = err / (K^2 gamma^3 /
+    (varrho^2 sqrt(S))), the error over Theorem 1's rate."""
+    runs = np.array([_condition_errors(s, K, S, gamma) for s in seed.spawn(groups)])  # (groups, 2, gamma)
+    err, varrho = runs[:, 0], runs[:, 1]
+    g = np.asarray(gamma, dtype=float)
+    ratio = err * varrho ** 2 * np.sqrt(S) / (K ** 2 * g ** 3)
+    return {"err": np.median(err, axis=0), "varrho": np.median(varrho, axis=0),
+            "bound_ratio": np.median(ratio, axis=0)}
+
+
+def _condition_errors(seed, K: int, S: int, gamma: list) -> np.ndarray:
+    """One design of measure_designated_condition: (2, len(gamma)) = the error and varrho at every gamma."""
+    s_model, s_data = seed.spawn(2)
+    g = generator(s_model)
+    prior, c = g.dirichlet(np.ones(K)), g.dirichlet(np.ones(K), size=4)
+    observed = ~np.eye(4, dtype=bool)
+    observed[0, 1] = observed[1, 0] = False  # (m, n) not in Omega
+    out = np.empty((2, len(gamma)))
+    for i, gm in enumerate(gamma):
+        kappas = (min(KAPPA_MN, gm), min(KAPPA_MN, gm), gm, gm)
+        model = DawidSkeneModel(prior, np.array([condition_confusion(c[a], k) for a, k in enumerate(kappas)]))
+        true = gen.exact_cooccurrences(model, np.ones((4, 4), dtype=bool))
+        a = gen.answers(model, np.ones((S, 4)), s_data)  # the same streams at every gamma
+        R, counts = cooccurrences(a.item, a.worker, a.label, a.n_items, 4, K)
+        X, _ = designated_imputation(np.where(observed[:, :, None, None], R, 0.0), observed, counts)
+        out[0, i] = np.linalg.norm(X[0, 1] - true[0, 1])
+        out[1, i] = min(np.linalg.svd(true[x, y], compute_uv=False)[-1] for x, y in zip(*np.nonzero(observed)))
+    return out
+
+
+def measure_robust_rate(seed, *, M: int, K: int, N: list, p: float, fraction_missing: list) -> dict:
+    """Theorem 2 along S_{m,j} and |Omega|: answers from Appendix C.1.1's model, each annotator labelling each item
+    with probability p; the first N items of one stream for every N (paired: S_{m,j} ~ p^2 N) and nested masks
+    (pair (m, j) hidden when its uniform draw is below the fraction: the blocks seen at 50 % missing are also seen
+    at 30 %). err (N, fraction_missing) = the average error (1/L) sum_{m<j} ||U_m U_j^T - R_{m,j}||_F of the
+    robust imputation (criterion 9, Algorithm 11); omega (fraction_missing,) = |Omega| (pairs m < j observed);
+    s_mj (N,) = the mean S_{m,j} over the pairs m < j."""
+    s_model, s_p, s_data, s_mask = seed.spawn(4)
+    model = gen.dawid_skene_model(M, K, s_model)
+    everything = gen.answers(model, gen.answering_probabilities(max(N), M, s_p, p), s_data)
+    u = np.triu(generator(s_mask).random((M, M)), 1)
+    u = u + u.T
+    true = gen.exact_cooccurrences(model, np.ones((M, M), dtype=bool))
+    upper = np.triu(np.ones((M, M), dtype=bool), 1)
+    err, s_mj = np.empty((len(N), len(fraction_missing))), np.empty(len(N))
+    for i, n in enumerate(N):
+        a = _first_items(everything, n)
+        R, S = cooccurrences(a.item, a.worker, a.label, a.n_items, M, K)
+        s_mj[i] = S[upper].mean()
+        for j, fraction in enumerate(fraction_missing):
+            _, U, _ = pipeline.robust_blocks(R, np.where(u >= fraction, S, 0))
+            fitted = np.einsum("mab,jcb->mjac", U, U)
+            err[i, j] = np.sqrt(((fitted - true) ** 2).sum(axis=(2, 3)))[upper].mean()
+    omega = np.array([(u[upper] >= fraction).sum() for fraction in fraction_missing], dtype=float)
+    return {"err": err, "omega": omega, "s_mj": s_mj}
+
+
 def measure_synthetic(seed, *, M: int, K: int, N: list, p: float, aggregator: list) -> dict:
     """Table 7: Appendix C.1.1's model, each annotator labelling each item with probability p; the first N items of
     one stream of items for every N (paired: one model, more items); mse (N, aggregator) = Eq. (19) of each
@@ -240,10 +326,16 @@ def measure_real(seed, *, answers: str, aggregator: list) -> dict:
 def measure_missing(seed, *, answers: str) -> dict:
     """The proportion (%) of the M^2 blocks of X that are missing before (missing_before) and after DesSymNMF's
     imputation (missing_after); the diagonal counts as missing, as in the paper's Section 4."""
-    a = load_answers(answers)
+    before, after = missing_proportions(load_answers(answers))
+    return {"missing_before": before, "missing_after": after}
+
+
+def missing_proportions(a) -> tuple[float, float]:
+    """(before, after): the % of the M^2 blocks of X missing in answers ``a`` (the diagonal counts as missing), and
+    after Remark 1's rule (Eq. 7-8: every block some triangle of observed blocks reaches)."""
     R, S = cooccurrences(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
-    _, filled = pipeline.designated_blocks(R, S, score="count")  # every block some triangle reaches
-    return {"missing_before": 100 * (1 - observed_blocks(S).mean()), "missing_after": 100 * (1 - filled.mean())}
+    _, filled = pipeline.designated_blocks(R, S, score="count")
+    return 100 * (1 - observed_blocks(S).mean()), 100 * (1 - filled.mean())
 
 
 RESTART_START = ("symnmf", "random")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from simverify.claims import Grid, Sweep, Tier
 from simverify.designs import paired_outputs
+from simverify.solvers.crowd.methods import BINARY_ONLY
 
 from . import measures as ms
 
@@ -32,6 +33,15 @@ FIGURE2 = Sweep("crowd.figure2", ms.measure_symnmf_path, _tiers(
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 400, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
                                               "psi": 0.75})),
     outputs={"h": ("schedule", "iteration")})
+# Figure 3: the same comparison on the rank-K square root of X + noise at SNR = 30 dB (an eigendecomposition of the
+# noisy J x J X per trial, so the quick tier runs J = 500 and the two densest levels; 220 trials: at 150 the refuted
+# cell at phi = 0.7 stayed undecided in 1 of 20 calibration seeds)
+FIGURE3 = Sweep("crowd.figure3", ms.measure_symnmf_path, _tiers(
+    Tier(Grid({"phi": [0.5, 0.7]}), 220, {"J": 500, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
+                                         "psi": 0.75, "snr_db": 30.0}),
+    Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 200, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
+                                              "psi": 0.75, "snr_db": 30.0})),
+    outputs={"h": ("schedule", "iteration")})
 FLOOR = Sweep("crowd.floor", ms.measure_symnmf_floor, _tiers(
     Tier(Grid(), 6, {"J": 1000, "K": 3, "phi": 0.3, "noise_var": [1e-6, 1e-5, 1e-4]}),
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 20, {"J": 1000, "K": 3, "noise_var": [1e-7, 1e-6, 1e-5, 1e-4, 1e-3]})),
@@ -44,10 +54,23 @@ DESIGNATED = Sweep("crowd.designated", ms.measure_designated, _tiers(
     Tier(Grid(zipped={"KG": {"K": [2, 3], "gamma": [5.0, 10.0]}}), 40, {"S": [1000, 4000, 16000, 64000, 256000]})),
     outputs=paired_outputs("S", "err"))
 
+# Theorem 1 along gamma at fixed S and K (paired: one draw of the annotators and answers for every gamma)
+DESIGNATED_CONDITION = Sweep("crowd.designated_condition", ms.measure_designated_condition, _tiers(
+    Tier(Grid({"K": [2, 3]}), 12, {"S": 16000, "gamma": [2.0, 4.0, 8.0, 16.0]}),
+    Tier(Grid({"K": [2, 3, 4]}), 40, {"S": 64000, "gamma": [2.0, 4.0, 8.0, 16.0, 32.0]})),
+    outputs=paired_outputs("gamma", "err", "varrho", "bound_ratio"))
+
 # Theorem 2: the robust imputation with a few badly estimated blocks
 ROBUST = Sweep("crowd.robust", ms.measure_robust, _tiers(
     Tier(Grid(), 16, {"M": 25, "K": 3, "N": 5000, "p": 0.3, "fraction_missing": 0.3, "n_corrupt": 10}),
     Tier(Grid({"n_corrupt": [5, 20]}), 20, {"M": 25, "K": 3, "N": 10000, "p": 0.3, "fraction_missing": 0.3})))
+
+# Theorem 2 along S_{m,j} and |Omega| (paired: the first N items of one stream, nested masks of the blocks)
+ROBUST_RATE = Sweep("crowd.robust_rate", ms.measure_robust_rate, _tiers(
+    Tier(Grid(), 30, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 8000], "fraction_missing": [0.3, 0.5]}),
+    Tier(Grid(), 20, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 2500, 5000, 10000],
+                      "fraction_missing": [0.3, 0.5, 0.7]})),
+    outputs={"err": ("N", "fraction_missing"), "omega": ("fraction_missing",), "s_mj": ("N",)})
 
 # Table 6: noiseless blocks, missing at random (paired: nested masks of one model)
 TABLE6 = Sweep("crowd.table6", ms.measure_noiseless_imputation, _tiers(
@@ -66,7 +89,7 @@ TABLE7 = Sweep("crowd.table7", ms.measure_synthetic, _tiers(
 # Tables 4-5: fixed data, one run of every method (the item dim carries the per-item outcomes)
 def real(name: str) -> Sweep:
     methods = list(ms.AGGREGATORS) if name != "web" else [m for m in ms.AGGREGATORS
-                                                          if m not in ("kos", "ghosh-svd", "eigen-ratio")]
+                                                          if m not in BINARY_ONLY]
     tier = Tier(Grid(), 1, {"answers": name, "aggregator": methods})
     return Sweep(f"crowd.real.{name}", ms.measure_real, _tiers(tier, tier),
                  outputs={"wrong": ("aggregator", "item"), "error": ("aggregator",)},

@@ -3,14 +3,14 @@ paper's printed numbers beside ours, and the missing-co-occurrence proportions t
 from __future__ import annotations
 
 from simverify.claims import CONFIRMED, REFUTED, Control, PrintedTable
-from simverify.laws import Bound, Comparison, MatchesPrinted
+from simverify.laws import Bound, Comparison, MatchesPrinted, needing
 
 from . import PAPER
 from . import sweeps as sw
 
 
 def mse_at_n(N: int):
-    return lambda ds: ds["mse"].sel(N=N)
+    return needing(lambda ds: ds["mse"].sel(N=N), N=N)
 
 
 TABLE7 = PrintedTable("Table 7: average MSE (M = 25, K = 3, p = 0.3)", ("N=1000", "N=10000"),
@@ -94,12 +94,13 @@ def against_mv(ours: str = "robsymnmf-em", factor: float = 1.0, baseline: str = 
 
 
 def error_of(method: str):
-    return lambda ds: ds["error"].sel(aggregator=method)
+    return needing(lambda ds: ds["error"].sel(aggregator=method), aggregator=method)
 
 
 REPRODUCED = (  # (table, data set, method, printed error %, a printed value of another method as the control)
     ("table4", "bluebird", "multispa", 13.88, 11.11),
     ("table4", "bluebird", "ghosh-svd", 27.77, 21.29),
+    ("table4", "bluebird", "eigen-ratio", 27.77, 21.29),
     ("table5", "rte", "robsymnmf-em", 7.12, 7.25),
     ("table5", "rte", "mv-em", 7.25, 7.12),
     ("table5", "rte", "ghosh-svd", 49.12, 48.75),
@@ -118,6 +119,101 @@ for table, name, method, printed, other in REPRODUCED:
         table=error_table(name, f"Table {number}: error (%) on {name}"),
         controls=(Control("other_row", f"the printed error of another row, {other:.2f} %",
                           law=MatchesPrinted(error_of(method), other, 2, truncated=True)),))
+
+GOLD_ITEMS = {"bluebird": 108, "rte": 800}
+SYMNMF_STEP = ("Eq. (13) with alpha_t = alpha_0 = 1e-6 from Q_(0) = I (at most 500 iterations, stopped when the cost "
+               "changes by less than 1e-6 relatively), Proposition 1's extraction, the columns aligned by diagonal "
+               "dominance")
+EM_STEP = ("Dawid-Skene EM with crowd-kit's stopping rule (at most 100 iterations, stopped when the evidence lower "
+           "bound per answer gains less than 1e-5)")
+IMPUTATION = {
+    "symnmf": "the missing and diagonal blocks left zero",
+    "dessymnmf": "Eq. (7)-(8)'s imputation, the diagonal included, from the triangle whose weakest block has the "
+                 "largest sigma_min(R)^2 sqrt(S) among each annotator's 32 best-scored neighbours (the paper does "
+                 "not say which triangle; the next of the 16 best when its U_l is numerically singular), "
+                 "unreachable blocks zero",
+    "robsymnmf": "criterion (9) by Algorithm (11) (xi = 1e-12, D = 1) from a spectral start, unweighted iterations "
+                 "then reweighted ones (the paper does not state the start)",
+    "robsymnmf-unweighted": "criterion (9) with w_(m,j) = 1 by Algorithm (11) (D = 1) from a spectral start (the "
+                            "paper does not state the start)"}
+SCOPE = {
+    "mv": "majority vote, a tie split 1/(number tied)",
+    "mv-em": f"{EM_STEP}, started from the majority-vote fractions",
+    **{m: f"{IMPUTATION[m]}, then {SYMNMF_STEP}, MAP labels" for m in IMPUTATION},
+    **{f"{m}-em": f"{IMPUTATION[m]}, then {SYMNMF_STEP}, then {EM_STEP} from that model"
+       for m in ("dessymnmf", "robsymnmf")},
+    "multispa": "following Ibrahim, Fu, Kargas & Huang (2019)'s description, SPA on each annotator's l1-normalised "
+                "co-occurrence rows, the columns ordered by diagonal dominance, the prior by least squares on the "
+                "observed blocks, MAP labels",
+    "kos": "following Karger, Oh & Shah (2011)'s description, 20 rounds of message passing from messages "
+           "y ~ N(1, 1), the label the sign of the item score (the same error from 20 different draws of y); the "
+           "paper's code was not available",
+    "eigen-ratio": "following Dalvi et al. (2013)'s description, worker weights the ratio of the leading "
+                   "eigenvectors of the agreement and co-labelling matrices (diagonals zeroed), the label the sign of "
+                   "the weighted vote; the paper's code was not available"}
+NOTE = {
+    ("bluebird", "mv"): "Majority vote leaves no choice here: every Bluebird item has 39 answers of two classes, so "
+                        "there are no ties and any implementation gives 26 of 108 on the shipped file; 21.29 needs "
+                        "another answer file (24.07, our value, is what the paper prints for PG-TAC and CRIAV). ",
+    ("rte", "eigen-ratio"): "Truncated to two decimals 9.01 % needs 72.08 <= errors < 72.16 (rounded, 72.04 to "
+                            "72.12); a two-way tie counts half an item (72.5 errors give 9.06 %), 72 errors give "
+                            "9.00 % and 73 give 9.12 %. So the printed value is an erratum of the table whatever the "
+                            "implementation (72 of 799 items would give 9.01, but the column's 7.12 and 7.37 need "
+                            "800: 57 and 59 of 799 truncate to 7.13 and 7.38); ours is far from it in any case. "
+                            + "Ours is at chance on RTE (majority vote errs 10.31 %): 55 % of its worker weights come "
+                            "out negative on this sparse set, so the mismatch is a failure of our implementation, not "
+                            "evidence against the paper's EigenRatio. ",
+    ("rte", "kos"): "Ours is at chance on RTE (majority vote errs 10.31 %): the mismatch is a failure of our "
+                    "implementation on this sparse set, not evidence against the paper's KOS. ",
+    ("bluebird", "kos"): "Ours errs as often as GhoshSVD and EigenRatio here (27.78 %), far behind majority vote "
+                         "(24.07 %) and EM (11.11 %): likely a weakness of our implementation, not evidence against "
+                         "the paper's KOS. "}
+MISMATCHED = (  # (table, data set, method, our number of wrong gold items): the rest of the printed errors
+    ("table4", "bluebird", "mv", 26), ("table4", "bluebird", "mv-em", 12), ("table4", "bluebird", "symnmf", 13),
+    ("table4", "bluebird", "dessymnmf", 13), ("table4", "bluebird", "dessymnmf-em", 13),
+    ("table4", "bluebird", "robsymnmf", 13), ("table4", "bluebird", "robsymnmf-em", 13),
+    ("table4", "bluebird", "robsymnmf-unweighted", 13), ("table4", "bluebird", "kos", 30),
+    ("table5", "rte", "symnmf", 89), ("table5", "rte", "dessymnmf", 63), ("table5", "rte", "dessymnmf-em", 60),
+    ("table5", "rte", "robsymnmf", 61), ("table5", "rte", "robsymnmf-unweighted", 60),
+    ("table5", "rte", "multispa", 68), ("table5", "rte", "kos", 402), ("table5", "rte", "eigen-ratio", 394),
+)
+
+
+def printed_counts(name: str, printed: float) -> list[int]:
+    """The numbers of wrong gold items whose error (%) truncates to ``printed``."""
+    n = GOLD_ITEMS[name]
+    return [k for k in range(n + 1) if 10000 * k // n == round(100 * printed)]
+
+
+def gap(name: str, printed: float, wrong: int) -> str:
+    """How far ``wrong`` errors are from the printed percentage, in items."""
+    n, fits = GOLD_ITEMS[name], printed_counts(name, printed)
+    if not fits:
+        return f"the printed {printed:.2f} % is no whole number of the {n} items"
+    d = wrong - fits[0]
+    return (f"the printed {printed:.2f} % is {fits[0]} of {n}: {abs(d)} item{'s' if abs(d) > 1 else ''} "
+            f"{'more' if d > 0 else 'fewer'} wrong")
+
+
+for table, name, method, wrong in MISMATCHED:
+    number, n, printed = table[-1], GOLD_ITEMS[name], PRINTED_ERRORS[name][method]
+    ours = 10000 * wrong // n / 100  # our error truncated as the paper truncates
+    PAPER.claim(
+        f"{table}.{name}.{method}", item=f"Table {number}",
+        statement=f"On the AMT set {name} (shipped here with its gold labels) {PAPER_ROWS[method]}'s classification "
+                  f"error is the printed {printed:.2f} %: truncated to two decimals as the paper's Table 4-5 errors "
+                  f"are, the measured error must lie in [{printed:.2f}, {printed + 0.01:.2f}). Every method's error "
+                  "is listed beside the paper's.",
+        formula=rf"\mathrm{{err}}(\mathrm{{{PAPER_ROWS[method]}}}) = {printed:.2f}\,\%",
+        law=MatchesPrinted(error_of(method), printed, 2, truncated=True), sweep=sw.REAL[name], expected=REFUTED,
+        table=error_table(name, f"Table {number}: error (%) on {name}"),
+        erratum=f"{'Not' if printed_counts(name, printed) else 'Impossible as printed, and not'} reproduced by our "
+                f"implementation: we measure {100 * wrong / n:.2f} % ({wrong} of {n} gold "
+                f"items, {ours:.2f} truncated as the paper truncates), {gap(name, printed, wrong)}. "
+                f"{NOTE.get((name, method), '')}The data are fixed and the error does not depend on the root seed. "
+                f"Scope: our implementation of {PAPER_ROWS[method]} as documented: {SCOPE[method]}.",
+        controls=(Control("measured", f"our error, {ours:.2f} % ({wrong} of {n} items)", CONFIRMED,
+                          law=MatchesPrinted(error_of(method), ours, 2, truncated=True)),))
 
 PAPER.claim(
     "extra.temp", item="Tables 4-5 (extra evidence)",

@@ -51,8 +51,10 @@ def square_root(X: np.ndarray, K: int) -> np.ndarray:
     """U (MK, K) with U U^T the best rank-K positive semidefinite approximation of sym(X): the K leading
     eigenpairs, negative eigenvalues set to 0; each column's sign chosen so its sum is non-negative (the
     Perron direction of a non-negative X), which makes Q_(0) = I a sensible start for Eq. (13)."""
-    vals, vecs = np.linalg.eigh(0.5 * (X + X.T))
-    vals, vecs = vals[::-1][:K], vecs[:, ::-1][:, :K]
+    from scipy.linalg import eigh
+    n = X.shape[0]
+    vals, vecs = eigh(0.5 * (X + X.T), subset_by_index=[max(n - K, 0), n - 1])  # only the K leading pairs
+    vals, vecs = vals[::-1], np.ascontiguousarray(vecs[:, ::-1])  # C order, as the kernels are compiled for
     return _perron_signs(vecs * np.sqrt(np.maximum(vals, 0.0)))
 
 

@@ -10,7 +10,7 @@ import pandas as pd
 
 from simverify.datasets.crowd import from_frame
 
-from .methods import aggregate, check_method, em_from_vote_fractions
+from .methods import Aggregation, aggregate, check_method, em_from_cooccurrence_model, em_from_vote_fractions
 
 
 class _Aggregator:
@@ -20,11 +20,14 @@ class _Aggregator:
     def _method(self) -> str:
         return self.method
 
+    def _aggregate(self, answers) -> Aggregation:
+        return aggregate(answers, self._method(), seed=getattr(self, "random_state", 0) or 0)
+
     def fit(self, data: pd.DataFrame, true_labels: pd.Series | None = None) -> _Aggregator:
         """Aggregate ``data`` (task, worker, label). ``true_labels`` is not used (crowd-kit's signature)."""
         answers = from_frame(data)
         check_method(self._method(), answers.n_classes)
-        result = aggregate(answers, self._method(), seed=getattr(self, "random_state", 0) or 0)
+        result = self._aggregate(answers)
         tasks = pd.Index(answers.item_ids, name="task")
         labels = pd.Index(answers.classes, name="label")
         self.probas_ = pd.DataFrame(result.posteriors, index=tasks, columns=labels)
@@ -58,7 +61,7 @@ class DawidSkene(_Aggregator):
         self.n_iter = n_iter
         self.tol = tol
 
-    def _aggregate(self, answers):
+    def _aggregate(self, answers) -> Aggregation:
         return em_from_vote_fractions(answers, self.n_iter, self.tol)
 
 
@@ -67,23 +70,40 @@ class SymNMF(_Aggregator):
     method = "symnmf"
 
 
-class DesSymNMF(_Aggregator):
-    """Designated-annotator imputation (Eq. 7-8), SymNMF, MAP; em=True refines by EM (DesSymNMF-EM)."""
+class _EMRefined(_Aggregator):
+    """A co-occurrence method whose em=True variant refines by EM for at most n_iter iterations, until the
+    evidence lower bound per answer gains less than tol (crowd-kit's rule)."""
+    start = ""
 
-    def __init__(self, em: bool = False):
+    def _aggregate(self, answers) -> Aggregation:
+        if self.em:
+            return em_from_cooccurrence_model(answers, self.start, self.n_iter, self.tol)
+        return super()._aggregate(answers)
+
+
+class DesSymNMF(_EMRefined):
+    """Designated-annotator imputation (Eq. 7-8), SymNMF, MAP; em=True refines by EM (DesSymNMF-EM)."""
+    start = "dessymnmf"
+
+    def __init__(self, em: bool = False, n_iter: int = 100, tol: float = 1e-5):
         self.em = em
+        self.n_iter = n_iter
+        self.tol = tol
 
     def _method(self) -> str:
         return "dessymnmf-em" if self.em else "dessymnmf"
 
 
-class RobSymNMF(_Aggregator):
+class RobSymNMF(_EMRefined):
     """Robust imputation (criterion 9, Algorithm 11), SymNMF, MAP; weighted=False is the w = 1 version; em=True
     refines by EM (RobSymNMF-EM)."""
+    start = "robsymnmf"
 
-    def __init__(self, weighted: bool = True, em: bool = False):
+    def __init__(self, weighted: bool = True, em: bool = False, n_iter: int = 100, tol: float = 1e-5):
         self.weighted = weighted
         self.em = em
+        self.n_iter = n_iter
+        self.tol = tol
 
     def _method(self) -> str:
         if not self.weighted:

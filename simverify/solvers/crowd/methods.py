@@ -12,6 +12,8 @@ dessymnmf-em           dessymnmf, then EM from its model
 robsymnmf              criterion (9) by Algorithm (11), then Eq. (13) and the MAP predictor
 robsymnmf-em           robsymnmf, then EM from its model
 robsymnmf-unweighted   robsymnmf with w_{m,j} = 1
+robsymnmf-components   robsymnmf on each connected component of the co-labelling graph separately (groups of
+                       fewer than 3 annotators by majority vote)
 multispa               MultiSPA (Ibrahim, Fu, Kargas & Huang 2019), MAP predictor
 kos                    Karger, Oh & Shah (2011) message passing (binary)
 ghosh-svd              Ghosh, Kale & McAfee (2011) leading singular vector (binary)
@@ -28,7 +30,7 @@ import numpy as np
 from simverify.validation import require
 
 from . import pipeline, votes
-from .cooccurrence import cooccurrences
+from .cooccurrence import cooccurrences, observed_blocks
 from .model import DawidSkeneModel
 
 EM_ITERATIONS = 100  # crowd-kit's DawidSkene default
@@ -64,10 +66,19 @@ def _map(answers, model: DawidSkeneModel) -> Aggregation:
 def _co_method(build: Callable, em: bool = False) -> Callable:
     """A method that learns the model from the co-occurrences, then predicts by MAP (or refines by EM)."""
     def run(answers, seed):
-        R, S = cooccurrences(*_codes(answers))
-        model = build(R, S)
+        model = build(*cooccurrences(*_codes(answers)))
         return _em_from(answers, model) if em else _map(answers, model)
     return run
+
+
+EM_STARTS: dict[str, Callable] = {"dessymnmf": pipeline.dessymnmf_model, "robsymnmf": pipeline.robsymnmf_model}
+
+
+def em_from_cooccurrence_model(answers, start: str, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL) -> Aggregation:
+    """DesSymNMF-EM or RobSymNMF-EM (``start`` 'dessymnmf' or 'robsymnmf') with an explicit EM budget and
+    tolerance; ``aggregate(answers, start + '-em')`` uses the defaults."""
+    require(start in EM_STARTS, f"EM starts from one of {list(EM_STARTS)}, got {start!r}")
+    return _em_from(answers, EM_STARTS[start](*cooccurrences(*_codes(answers))), n_iter, tol)
 
 
 def _binary(fn: Callable, seeded: bool = False) -> Callable:
@@ -75,6 +86,49 @@ def _binary(fn: Callable, seeded: bool = False) -> Callable:
         args = _codes(answers)
         return Aggregation(fn(*args, seed=seed) if seeded else fn(*args))
     return run
+
+
+def split_by_component(answers) -> list[tuple[np.ndarray, object]]:
+    """The connected components of the co-labelling graph (annotators joined when they answered a common item):
+    [(items (n_c,) codes into ``answers``, the component's answers with items and annotators recoded)]. Every
+    item belongs to one component. The co-occurrences of Eq. (3) never join two components, so Proposition 1
+    identifies each component's model up to its own permutation of the classes."""
+    from dataclasses import replace
+
+    from scipy.sparse.csgraph import connected_components
+    _, S = cooccurrences(*_codes(answers))
+    n, part = connected_components(observed_blocks(S) | np.eye(answers.n_workers, dtype=bool), directed=False)
+    out = []
+    for c in range(n):
+        keep = part[answers.worker] == c
+        items, workers = np.unique(answers.item[keep]), np.flatnonzero(part == c)
+        if items.size == 0:
+            continue
+        item_code = np.full(answers.n_items, -1, dtype=np.int64)
+        item_code[items] = np.arange(items.size)
+        worker_code = np.full(answers.n_workers, -1, dtype=np.int64)
+        worker_code[workers] = np.arange(workers.size)
+        out.append((items, replace(answers, item=item_code[answers.item[keep]],
+                                   worker=worker_code[answers.worker[keep]], label=answers.label[keep],
+                                   item_ids=answers.item_ids[items], worker_ids=answers.worker_ids[workers],
+                                   gold=answers.gold[items])))
+    return out
+
+
+SMALLEST_COMPONENT = 3  # Eq. (7)-(8) and the SymNMF need at least three annotators; smaller groups take the vote
+
+
+def per_component(run: Callable) -> Callable:
+    """``run`` on each connected component separately (``split_by_component``), each aligned by its own model;
+    components of fewer than SMALLEST_COMPONENT annotators (e.g. an annotator who shares no item with anyone) by
+    majority vote. The posteriors are stitched back in item order (no model is returned)."""
+    def each(answers, seed):
+        posteriors = np.zeros((answers.n_items, answers.n_classes))
+        for items, part in split_by_component(answers):
+            method = run if part.n_workers >= SMALLEST_COMPONENT else _mv
+            posteriors[items] = method(part, seed).posteriors
+        return Aggregation(posteriors)
+    return each
 
 
 METHODS: dict[str, Callable] = {
@@ -86,6 +140,7 @@ METHODS: dict[str, Callable] = {
     "robsymnmf": _co_method(pipeline.robsymnmf_model),
     "robsymnmf-em": _co_method(pipeline.robsymnmf_model, em=True),
     "robsymnmf-unweighted": _co_method(lambda R, S: pipeline.robsymnmf_model(R, S, weighted=False)),
+    "robsymnmf-components": per_component(_co_method(pipeline.robsymnmf_model)),
     "multispa": _co_method(pipeline.multispa_model),
     "kos": _binary(votes.kos, seeded=True),
     "ghosh-svd": _binary(votes.ghosh_svd),
