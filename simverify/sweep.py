@@ -343,7 +343,7 @@ def _check_law(claim: Claim, grid, replicates: int, first: dict) -> None:
     if replicates < need:
         raise ValueError(f"{claim.id}: {claim.law.kind} needs at least {need} replicates for an interval; "
                          f"got {replicates}")
-    from .laws.base import DATA_SIZED, check_needs
+    from .laws.base import DATA_SIZED
     coords = {d: list(v) for d, v in grid.dims()}
     coords["replicate"] = list(range(replicates))
     for dims in claim.sweep.outputs.values():
@@ -351,7 +351,6 @@ def _check_law(claim: Claim, grid, replicates: int, first: dict) -> None:
             coords.setdefault(d, first[d] if isinstance(first.get(d), list) else DATA_SIZED)
     try:
         claim.law.check_plan(coords)
-        check_needs(claim.law, coords)
     except ValueError as exc:
         raise ValueError(f"{claim.id}: {exc}") from None
 

@@ -210,3 +210,11 @@ def test_designated_condition_measure_is_paired_along_gamma():
     assert {k: v.shape for k, v in both.items()} == {"err": (2,), "varrho": (2,), "bound_ratio": (2,)}
     assert np.isclose(both["err"][1], one["err"][0])  # the value at gamma = 8 does not depend on the other gammas
     assert both["varrho"][1] < both["varrho"][0]  # worse-conditioned annotators, smaller sigma_min(R)
+
+
+def test_aggregate_many_equals_each_method_run_alone():
+    from simverify.solvers.crowd.methods import aggregate_many
+    a = crowd.shipped("bluebird")
+    many = aggregate_many(a, sorted(METHODS), seed=3)
+    for name in sorted(METHODS):
+        assert np.array_equal(many[name].posteriors, aggregate(a, name, seed=3).posteriors), name

@@ -282,5 +282,5 @@ def test_check_needs_refuses_a_plan_without_a_label_a_quantity_selects():
     check_needs(law, {"aggregator": ["mv", "robsymnmf"], "replicate": [0, 1]})  # planned: accepted
     with pytest.raises(ValueError, match=r"aggregator \['mv'\] not in the planned aggregator \['robsymnmf'\]"):
         check_needs(law, {"aggregator": ["robsymnmf"], "replicate": [0, 1]})
-    with pytest.raises(ValueError, match="has no aggregator dim"):
+    with pytest.raises(ValueError, match="needs dim 'aggregator'"):
         check_needs(law, {"replicate": [0, 1]})

@@ -322,15 +322,19 @@ def shifted_relu_symnmf(U, Q, alphas, tol):
 
 
 @njit(**JIT)
+def _answer_buffers(size):
+    """(item, worker, label) int64 arrays of ``size`` for a chunk's answers, cut to the count drawn."""
+    return np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+
+
+@njit(**JIT)
 def draw_answers(g, truth, confusion_cdf, p_answer, item_start):
     """Dawid-Skene answers for items item_start.. of one chunk from one generator g: item i, worker m answers
     with probability p_answer[i, m] (an (n_chunk, M) array), a label drawn from confusion column truth[i]
     (confusion_cdf (M, K, K): cumulative over the observed label). Returns (item, worker, label) int64 arrays."""
     n, M = p_answer.shape
     K = confusion_cdf.shape[1]
-    item = np.empty(n * M, dtype=np.int64)
-    worker = np.empty(n * M, dtype=np.int64)
-    label = np.empty(n * M, dtype=np.int64)
+    item, worker, label = _answer_buffers(n * M)
     c = 0
     for i in range(n):
         for m in range(M):
@@ -380,9 +384,7 @@ def draw_observed(g, labels, p_answer, item_start):
     with probability p_answer[i, m] ((n_chunk, M) both), from one generator g. Returns (item, worker, label)
     int64 arrays in item order."""
     n, M = labels.shape
-    item = np.empty(n * M, dtype=np.int64)
-    worker = np.empty(n * M, dtype=np.int64)
-    label = np.empty(n * M, dtype=np.int64)
+    item, worker, label = _answer_buffers(n * M)
     c = 0
     for i in range(n):
         for m in range(M):

@@ -109,7 +109,9 @@ class Law:
         raise NotImplementedError
 
     def check_plan(self, coords: Mapping[str, Sequence]) -> None:
-        """Raise ValueError when the planned dims/coords (dim -> values) cannot support the law."""
+        """Raise ValueError when the planned dims/coords (dim -> values) cannot support the law; here: the labels
+        its quantities declare (``check_needs``). Subclasses extend it and call it first."""
+        check_needs(self, coords)
 
     def plot(self, ds: xr.Dataset, record: Mapping, ax) -> None:
         """Draw the evidence of a verdict (``record``, the stored verdict record) judged on ``ds`` on a
@@ -131,10 +133,10 @@ def check_needs(law: Law, coords: Mapping[str, Sequence]) -> None:
     values = [getattr(law, f.name) for f in fields(law)] if is_dataclass(law) else list(vars(law).values())
     for value in values:
         for dim, labels in getattr(value, "needs", {}).items():
-            if dim not in coords:
-                raise ValueError(f"{law.kind}: the law selects {dim} {labels}, but the Dataset has no {dim} dim")
-            planned = coords[dim]
-            missing = [v for v in labels if isinstance(planned, (list, tuple)) and v not in planned]
+            if isinstance(coords.get(dim), DataSized):
+                continue  # the data decides the labels; checked when the Dataset exists
+            planned = _require_dim(law.kind, coords, dim)
+            missing = [v for v in labels if v not in planned]
             if missing:
                 raise ValueError(f"{law.kind}: {dim} {missing} not in the planned {dim} {list(planned)}")
 

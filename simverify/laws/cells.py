@@ -67,6 +67,7 @@ class _Resampled(Law):
         plot_cells(self, ds, record, ax)
 
     def check_plan(self, coords):
+        super().check_plan(coords)
         if self.resample == ITEM and isinstance(coords.get(ITEM), DataSized):
             return  # the data decides how many items; checked when the Dataset exists
         if self.resample == ITEM and len(set(_require_dim(self.kind, coords, ITEM))) < 2:
@@ -184,6 +185,11 @@ class Selection:
     dim: str
     labels: Any
 
+    @property
+    def needs(self) -> dict:
+        """The labels the planner must see (``base.check_needs``)."""
+        return {self.dim: list(self.labels) if isinstance(self.labels, tuple) else [self.labels]}
+
     def __call__(self, ds: xr.Dataset) -> xr.DataArray:
         da = quantity(ds, self.var)
         if isinstance(self.labels, tuple):
@@ -275,13 +281,3 @@ class Comparison(_Resampled):
         return {"less": f"{A}/{B} <= {self.factor:g}", "greater": f"{A}/{B} >= {self.factor:g}",
                 "comparable": f"{1 / self.factor:.3g} <= {A}/{B} <= {self.factor:g}"}[self.relation]
 
-    def check_plan(self, coords):
-        """Item bootstrap needs items; :meth:`against` needs its dim and every label planned."""
-        super().check_plan(coords)
-        for side in (self.a, self.b):
-            if isinstance(side, Selection):
-                values = _require_dim(self.kind, coords, side.dim)
-                wanted = side.labels if isinstance(side.labels, tuple) else (side.labels,)
-                missing = [v for v in wanted if v not in values]
-                if missing:
-                    raise ValueError(f"{self.kind}: {side.dim} {missing} not in the planned {side.dim} {values}")

@@ -77,6 +77,7 @@ class LogSlope(Law):
 
     def check_plan(self, coords):
         """The axis is planned and has at least 2 distinct values inside the window."""
+        super().check_plan(coords)
         values = _require_dim(self.kind, coords, self.axis)
         inside = {float(v) for v in values if self.window is None or self.window[0] <= float(v) <= self.window[1]}
         if len(inside) < 2:
@@ -141,4 +142,5 @@ class LinearRate(Law):
         plot_rate(self, ds, record, ax)
 
     def check_plan(self, coords):
+        super().check_plan(coords)
         self._slope(self.y).check_plan(coords)

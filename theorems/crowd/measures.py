@@ -15,12 +15,17 @@ from simverify.kernels.crowd import designated_imputation
 from simverify.kernels.rng import generator
 from simverify.solvers.crowd import aggregate, cooccurrences, pipeline, square_root, symnmf
 from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks, square_root_of_product
+from simverify.solvers.crowd.methods import aggregate_many
 from simverify.solvers.crowd.model import DawidSkeneModel, align_to_diagonal, from_symnmf_factor
 
 SCHEDULES = ("power", "zero", "constant")
 AGGREGATORS = ("mv", "mv-em", "symnmf", "dessymnmf", "dessymnmf-em", "robsymnmf", "robsymnmf-em",
                "robsymnmf-unweighted", "multispa", "kos", "ghosh-svd", "eigen-ratio")
 MODEL_LAWS = ("dirichlet", "clustered")
+PAPER_ROWS = {"robsymnmf": "RobSymNMF", "robsymnmf-em": "RobSymNMF-EM", "robsymnmf-unweighted": "RobSymNMF (w=1)",
+              "dessymnmf": "DesSymNMF", "dessymnmf-em": "DesSymNMF-EM", "symnmf": "SymNMF (w/o imput.)",
+              "multispa": "MultiSPA", "mv-em": "MV-EM", "kos": "KOS", "ghosh-svd": "GhoshSVD",
+              "eigen-ratio": "EigenRatio", "mv": "Majority Voting"}  # each method's row name in the paper's tables
 STARTS = ("identity", "near")
 
 
@@ -319,7 +324,8 @@ def measure_real(seed, *, answers: str, aggregator: list) -> dict:
     """Tables 4-5 on fixed data: wrong (aggregator, item) = each gold item's error under each method's decision
     (1 wrong, 0 right, 1 - 1/t for a t-way tie that includes the gold label); error (aggregator,) their mean in %."""
     a = load_answers(answers)
-    wrong = np.array([metrics.label_outcomes(aggregate(a, name, seed=0).posteriors, a.gold) for name in aggregator])
+    results = aggregate_many(a, aggregator, seed=0)
+    wrong = np.array([metrics.label_outcomes(results[name].posteriors, a.gold) for name in aggregator])
     return {"wrong": wrong, "error": 100 * wrong.mean(axis=1)}
 
 

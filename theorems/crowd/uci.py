@@ -16,8 +16,7 @@ from simverify.datasets.bundled import bundled_set
 from simverify.generators import crowd as gen
 from simverify.generators.machine_annotators import classifier_labels
 from simverify.laws import Bound, Comparison, needing
-from simverify.solvers.crowd import aggregate
-from simverify.solvers.crowd.methods import BINARY_ONLY
+from simverify.solvers.crowd.methods import BINARY_ONLY, aggregate_many
 
 from . import PAPER
 from . import measures as ms
@@ -52,8 +51,8 @@ def measure_machine_annotators(seed, *, data: str, setting: list, aggregator: li
         s_obs, s_method = s_a.spawn(2)
         a = gen.observed_labels(labels, truth, answering(name, N, M, s_p), K, s_obs)
         method_seed = int(s_method.generate_state(1)[0])  # KOS's random start
-        error[i] = [100 * metrics.label_error(aggregate(a, method, seed=method_seed).posteriors, a.gold)
-                    for method in aggregator]
+        results = aggregate_many(a, aggregator, seed=method_seed)
+        error[i] = [100 * metrics.label_error(results[method].posteriors, a.gold) for method in aggregator]
         before[i], after[i] = ms.missing_proportions(a)
     return {"error": error, "missing_before": before, "missing_after": after}
 
@@ -90,10 +89,6 @@ TABLE3 = table_sweep(3, "digits3589", {"setting": ["miss=70%", "miss=30%"], "agg
 
 
 # --- the paper's tables beside ours (the data differ: scikit-learn's bundled sets stand in for UCI's) -----------
-ROWS = {"robsymnmf": "RobSymNMF", "robsymnmf-em": "RobSymNMF-EM", "robsymnmf-unweighted": "RobSymNMF (w=1)",
-        "dessymnmf": "DesSymNMF", "dessymnmf-em": "DesSymNMF-EM", "symnmf": "SymNMF (w/o imput.)",
-        "multispa": "MultiSPA", "mv-em": "MV-EM", "kos": "KOS", "ghosh-svd": "GhoshSVD", "eigen-ratio": "EigenRatio",
-        "mv": "Majority Voting"}
 PRINTED = {  # error (%) per column; rows of baselines not built here (CNMF, TensorADMM, ...) are left out
     1: {"robsymnmf": [33.26, 33.06, 32.16], "robsymnmf-em": [34.27, 33.20, 32.11],
         "robsymnmf-unweighted": [33.14, 34.60, 33.91], "dessymnmf": [33.45, 32.18, 31.42],
@@ -119,10 +114,11 @@ def printed_table(number: int) -> PrintedTable:
 
     def measured(ds):
         mean = ds["error"].mean("replicate")
-        return {ROWS.get(str(m), str(m)): [float(mean.sel(setting=c, aggregator=m)) if c in ds["setting"].values
-                                           else np.nan for c in columns] for m in ds["aggregator"].values}
+        planned = ds["setting"].values
+        return {ms.PAPER_ROWS.get(str(m), str(m)): [float(mean.sel(setting=c, aggregator=m)) if c in planned
+                                                    else np.nan for c in columns] for m in ds["aggregator"].values}
     return PrintedTable(f"Table {number}: error (%), {STAND_IN[number]}", columns,
-                        {ROWS[m]: v for m, v in PRINTED[number].items()}, measured, "%")
+                        {ms.PAPER_ROWS[m]: v for m, v in PRINTED[number].items()}, measured, "%")
 
 
 # --- the claims ---------------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ eigen-ratio            Dalvi et al. (2013) EigenRatio (binary)
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,22 +63,28 @@ def _map(answers, model: DawidSkeneModel) -> Aggregation:
     return Aggregation(model.posteriors(answers.item, answers.worker, answers.label, answers.n_items), model)
 
 
-def _co_method(build: Callable, em: bool = False) -> Callable:
-    """A method that learns the model from the co-occurrences, then predicts by MAP (or refines by EM)."""
+def _co_method(build: Callable) -> Callable:
+    """A method that learns the model from the co-occurrences, then predicts by MAP."""
     def run(answers, seed):
-        model = build(*cooccurrences(*_codes(answers)))
-        return _em_from(answers, model) if em else _map(answers, model)
+        return _map(answers, build(*cooccurrences(*_codes(answers))))
     return run
 
 
-EM_STARTS: dict[str, Callable] = {"dessymnmf": pipeline.dessymnmf_model, "robsymnmf": pipeline.robsymnmf_model}
+MODELS: dict[str, Callable] = {  # the co-occurrence methods: (R, S) -> the learned Dawid-Skene model
+    "symnmf": pipeline.plain_model,
+    "dessymnmf": pipeline.dessymnmf_model,
+    "robsymnmf": pipeline.robsymnmf_model,
+    "robsymnmf-unweighted": lambda R, S: pipeline.robsymnmf_model(R, S, weighted=False),
+    "multispa": pipeline.multispa_model,
+}
+EM_STARTS = ("dessymnmf", "robsymnmf")  # the models the -em methods refine
 
 
 def em_from_cooccurrence_model(answers, start: str, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL) -> Aggregation:
     """DesSymNMF-EM or RobSymNMF-EM (``start`` 'dessymnmf' or 'robsymnmf') with an explicit EM budget and
     tolerance; ``aggregate(answers, start + '-em')`` uses the defaults."""
     require(start in EM_STARTS, f"EM starts from one of {list(EM_STARTS)}, got {start!r}")
-    return _em_from(answers, EM_STARTS[start](*cooccurrences(*_codes(answers))), n_iter, tol)
+    return _em_from(answers, MODELS[start](*cooccurrences(*_codes(answers))), n_iter, tol)
 
 
 def _binary(fn: Callable, seeded: bool = False) -> Callable:
@@ -134,14 +140,10 @@ def per_component(run: Callable) -> Callable:
 METHODS: dict[str, Callable] = {
     "mv": _mv,
     "mv-em": lambda answers, seed: _em_from(answers, None),
-    "symnmf": _co_method(pipeline.plain_model),
-    "dessymnmf": _co_method(pipeline.dessymnmf_model),
-    "dessymnmf-em": _co_method(pipeline.dessymnmf_model, em=True),
-    "robsymnmf": _co_method(pipeline.robsymnmf_model),
-    "robsymnmf-em": _co_method(pipeline.robsymnmf_model, em=True),
-    "robsymnmf-unweighted": _co_method(lambda R, S: pipeline.robsymnmf_model(R, S, weighted=False)),
+    **{name: _co_method(build) for name, build in MODELS.items()},
+    **{f"{start}-em": lambda answers, seed, start=start: em_from_cooccurrence_model(answers, start)
+       for start in EM_STARTS},
     "robsymnmf-components": per_component(_co_method(pipeline.robsymnmf_model)),
-    "multispa": _co_method(pipeline.multispa_model),
     "kos": _binary(votes.kos, seeded=True),
     "ghosh-svd": _binary(votes.ghosh_svd),
     "eigen-ratio": _binary(votes.eigen_ratio),
@@ -160,6 +162,31 @@ def aggregate(answers, method: str, seed: int = 0) -> Aggregation:
     """Aggregate ``answers`` (simverify.datasets.crowd.Answers) with the named method."""
     check_method(method, answers.n_classes)
     return METHODS[method](answers, seed)
+
+
+def aggregate_many(answers, names: Sequence[str], seed: int = 0) -> dict[str, Aggregation]:
+    """Each named method on the same answers, equal to ``aggregate(answers, name, seed)`` for each name, with the
+    co-occurrences (3) computed once and each co-occurrence model learned once (RobSymNMF's serves RobSymNMF and
+    RobSymNMF-EM)."""
+    for name in names:
+        check_method(name, answers.n_classes)
+    blocks, models = [], {}
+
+    def model(key: str) -> DawidSkeneModel:
+        if not blocks:
+            blocks.extend(cooccurrences(*_codes(answers)))
+        if key not in models:
+            models[key] = MODELS[key](*blocks)
+        return models[key]
+    out = {}
+    for name in names:
+        if name in MODELS:
+            out[name] = _map(answers, model(name))
+        elif name.removesuffix("-em") in EM_STARTS:
+            out[name] = _em_from(answers, model(name.removesuffix("-em")))
+        else:
+            out[name] = METHODS[name](answers, seed)
+    return out
 
 
 def em_from_vote_fractions(answers, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL) -> Aggregation:
