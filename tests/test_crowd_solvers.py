@@ -84,6 +84,33 @@ def test_symnmf_on_the_exact_second_order_matrix_recovers_the_model_up_to_one_pe
     assert metrics.confusion_mse(model.priors, model.confusion, est.priors, est.confusion) < 1e-4
 
 
+def test_cnmf_fits_exact_blocks_with_30_percent_missing_and_recovers_a_model_with_balanced_priors():
+    observed = gen.observed_at_random(12, 0.3, seed=3)
+    S = np.where(observed, 100, 0)
+    for seed, recovered in ((7, True), (0, False)):  # priors (0.31, 0.45, 0.25); (0.40, 0.59, 0.012)
+        model = gen.dawid_skene_model(12, 3, seed, n_specialists=4, epsilon=0.05)
+        R = np.where(observed[:, :, None, None], _true_blocks(model), 0.0)
+        est = pipeline.cnmf_model(R, S, n_iter=20000, tol=0.0)
+        fitted = np.einsum("mak,k,jbk->mjab", est.confusion, est.priors, est.confusion)
+        assert np.abs(fitted - R)[observed].max() < 1e-6  # criterion (4) met on every observed block
+        mse = metrics.confusion_mse(model.priors, model.confusion, est.priors, est.confusion)
+        assert (mse < 1e-4) == recovered  # with a class of prior 0.012 the exact fit is another model
+
+
+@settings(deadline=None, max_examples=20)
+@given(st.integers(3, 8), st.integers(2, 4), st.integers(0, 2**31 - 1))
+def test_cnmf_sweeps_never_decrease_the_kl_objective_on_sampled_blocks(M, K, seed):
+    from simverify.kernels.crowd import coupled_kl_sweeps
+    model = gen.dawid_skene_model(M, K, seed)
+    answers = gen.answers(model, gen.answering_probabilities(300, M, 3, 0.5), seed=seed)
+    R, S = cooccurrences(*_codes(answers))
+    start = pipeline.multispa_model(R, S)
+    confusion, priors = 0.9 * start.confusion + 0.1 / K, start.priors.copy()
+    history = coupled_kl_sweeps(R, observed_blocks(S), confusion, priors, 50, 0.0)
+    assert np.all(np.diff(history) >= -1e-9 * np.abs(history[:-1]))
+    assert np.allclose(confusion.sum(axis=1), 1.0) and np.isclose(priors.sum(), 1.0) and confusion.min() >= 0
+
+
 def test_square_root_of_a_product_equals_the_eigendecomposition_of_the_product():
     H = np.random.default_rng(3).random((40, 3))
     assert np.allclose(square_root_of_product(H), square_root(H @ H.T, 3), atol=1e-10)
@@ -218,3 +245,70 @@ def test_aggregate_many_equals_each_method_run_alone():
     many = aggregate_many(a, sorted(METHODS), seed=3)
     for name in sorted(METHODS):
         assert np.array_equal(many[name].posteriors, aggregate(a, name, seed=3).posteriors), name
+
+
+def test_em_from_a_start_with_a_zero_entry_stays_far_from_it_and_the_smoothed_start_recovers_it():
+    from simverify.solvers.crowd.model import START_SMOOTHING, smoothed
+    model = gen.dawid_skene_model(8, 3, seed=1, n_specialists=2)
+    answers = gen.answers(model, gen.answering_probabilities(4000, 8, 6, 0.7), seed=6)
+    m, k = 7, 0
+    o = int(np.argmax(model.confusion[m, :, k]))  # annotator 7's most frequent answer on class 0 (0.92)
+    start = DawidSkeneModel(model.priors, model.confusion.copy())
+    start.confusion[m, o, k] = 0.0  # the true model with one entry zeroed, as SymNMF's nonnegativity leaves them
+    start.confusion[m, :, k] /= start.confusion[m, :, k].sum()
+    final = {share: dawid_skene(*_codes(answers), n_iter=1000, init=smoothed(start, share), tol=0.0)[2][m, o, k]
+             for share in (0.0, START_SMOOTHING)}
+    assert final[0.0] < 0.1 < 0.8 < model.confusion[m, o, k]  # 1000 iterations do not bring it back
+    assert abs(final[START_SMOOTHING] - model.confusion[m, o, k]) < 0.05
+
+
+@pytest.mark.parametrize("share", [-0.1, 1.0, True, "0.01", float("nan")])
+def test_start_smoothing_outside_zero_to_one_is_refused(share):
+    from simverify.solvers.crowd.model import smoothed
+    model = gen.dawid_skene_model(3, 2, seed=1)
+    with pytest.raises(ValueError, match="start smoothing"):
+        smoothed(model, share)
+
+
+def test_the_smoothed_methods_equal_em_from_the_smoothed_model():
+    from simverify.solvers.crowd.methods import _em_from
+    from simverify.solvers.crowd.model import START_SMOOTHING, smoothed
+    a = crowd.shipped("bluebird")
+    for start in ("robsymnmf", "dessymnmf"):
+        direct = _em_from(a, smoothed(aggregate(a, start).model, START_SMOOTHING))
+        assert np.array_equal(aggregate(a, f"{start}-em-smoothed").posteriors, direct.posteriors)
+        fitted = RobSymNMF(em=True, smoothing=START_SMOOTHING) if start == "robsymnmf" else None
+        if fitted is not None:
+            labels = fitted.fit(crowd.to_frame(a)).probas_.to_numpy()
+            assert np.allclose(labels, direct.posteriors)
+
+
+@settings(deadline=None, max_examples=15)
+@given(st.integers(2, 4), st.integers(0, 2**31 - 1))
+def test_minimax_entropy_gradient_matches_finite_differences(K, seed):
+    from simverify.kernels.crowd_minimax import expected_log_likelihood
+    rng = np.random.default_rng(seed)
+    n, N, M = 40, 10, 5
+    item, worker, label = rng.integers(0, N, n), rng.integers(0, M, n), rng.integers(0, K, n)
+    sigma, tau = rng.normal(size=(M, K, K)), rng.normal(size=(N, K, K))
+    q = rng.dirichlet(np.ones(K), size=N)
+    g_sigma, g_tau = np.empty_like(sigma), np.empty_like(tau)
+    value = expected_log_likelihood(sigma, tau, item, worker, label, q, 0.7, 0.3, g_sigma, g_tau)
+    h = 1e-6
+    for params, grad in ((sigma, g_sigma), (tau, g_tau)):
+        index = tuple(rng.integers(0, s) for s in params.shape)
+        params[index] += h
+        moved = expected_log_likelihood(sigma, tau, item, worker, label, q, 0.7, 0.3, np.empty_like(sigma),
+                                        np.empty_like(tau))
+        params[index] -= h
+        assert abs((moved - value) / h - grad[index]) < 1e-4 * max(1.0, abs(grad[index]))
+
+
+def test_minimax_entropy_estimator_passes_its_penalties():
+    from simverify.solvers.crowd.estimators import MinimaxEntropy
+    from simverify.solvers.crowd.votes import minimax_entropy
+    a = crowd.shipped("bluebird")
+    frame = crowd.to_frame(a)
+    fitted = MinimaxEntropy(alpha=0.5, beta=2.0).fit(frame).probas_.to_numpy()
+    assert np.allclose(fitted, minimax_entropy(*_codes(a), alpha=0.5, beta=2.0))
+    assert not np.allclose(fitted, MinimaxEntropy().fit(frame).probas_.to_numpy())

@@ -322,6 +322,61 @@ def shifted_relu_symnmf(U, Q, alphas, tol):
 
 
 @njit(**JIT)
+def coupled_kl_sweeps(R, observed, confusion, priors, n_iter, tol):
+    """CNMF's criterion (4) in Kullback-Leibler form (Ibrahim, Fu, Kargas & Huang 2019): maximise
+    sum over observed (m, j), m != j, of sum_ab R[m, j, a, b] log sum_k priors[k] A_m(a, k) A_j(b, k), by the EM
+    updates of this pairwise latent-class model (each sweep cannot decrease it). confusion (M, K, K) and priors
+    (K,) are updated in place; returns the objective after each sweep (stops when it gains less than tol)."""
+    M, K = confusion.shape[0], priors.size
+    history = np.empty(n_iter)
+    num_a = np.empty((M, K, K))
+    num_p = np.empty(K)
+    r = np.empty(K)
+    done = 0
+    for sweep in range(n_iter):
+        num_a[:] = 0.0
+        num_p[:] = 0.0
+        total = 0.0
+        for m in range(M):
+            for j in range(M):
+                if j == m or not observed[m, j]:
+                    continue
+                for a in range(K):
+                    for b in range(K):
+                        w = R[m, j, a, b]
+                        if w <= 0.0:
+                            continue
+                        model = 0.0
+                        for k in range(K):
+                            r[k] = priors[k] * confusion[m, a, k] * confusion[j, b, k]
+                            model += r[k]
+                        model = max(model, CLIP)
+                        total += w * np.log(model)
+                        for k in range(K):
+                            share = w * r[k] / model
+                            num_a[m, a, k] += share
+                            num_a[j, b, k] += share
+                            num_p[k] += share
+        history[sweep] = total
+        done = sweep + 1
+        for m in range(M):
+            for k in range(K):
+                column = 0.0
+                for a in range(K):
+                    column += num_a[m, a, k]
+                if column > 0.0:
+                    for a in range(K):
+                        confusion[m, a, k] = num_a[m, a, k] / column
+        mass = num_p.sum()
+        if mass > 0.0:
+            for k in range(K):
+                priors[k] = num_p[k] / mass
+        if sweep > 0 and total - history[sweep - 1] < tol * abs(history[sweep - 1]):
+            break
+    return history[:done]
+
+
+@njit(**JIT)
 def _answer_buffers(size):
     """(item, worker, label) int64 arrays of ``size`` for a chunk's answers, cut to the count drawn."""
     return np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)

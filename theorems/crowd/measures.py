@@ -20,12 +20,15 @@ from simverify.solvers.crowd.model import DawidSkeneModel, align_to_diagonal, fr
 
 SCHEDULES = ("power", "zero", "constant")
 AGGREGATORS = ("mv", "mv-em", "symnmf", "dessymnmf", "dessymnmf-em", "robsymnmf", "robsymnmf-em",
-               "robsymnmf-unweighted", "multispa", "kos", "ghosh-svd", "eigen-ratio")
+               "robsymnmf-unweighted", "multispa", "cnmf", "spectral-ds", "minimax-entropy", "kos", "ghosh-svd",
+               "eigen-ratio", "robsymnmf-em-smoothed", "dessymnmf-em-smoothed")
 MODEL_LAWS = ("dirichlet", "clustered")
+# each method's row name in the paper's tables
 PAPER_ROWS = {"robsymnmf": "RobSymNMF", "robsymnmf-em": "RobSymNMF-EM", "robsymnmf-unweighted": "RobSymNMF (w=1)",
               "dessymnmf": "DesSymNMF", "dessymnmf-em": "DesSymNMF-EM", "symnmf": "SymNMF (w/o imput.)",
-              "multispa": "MultiSPA", "mv-em": "MV-EM", "kos": "KOS", "ghosh-svd": "GhoshSVD",
-              "eigen-ratio": "EigenRatio", "mv": "Majority Voting"}  # each method's row name in the paper's tables
+              "multispa": "MultiSPA", "cnmf": "CNMF", "spectral-ds": "Spectral-D&S",
+              "minimax-entropy": "MinimaxEntropy", "mv-em": "MV-EM",
+              "kos": "KOS", "ghosh-svd": "GhoshSVD", "eigen-ratio": "EigenRatio", "mv": "Majority Voting"}
 STARTS = ("identity", "near")
 
 

@@ -1,7 +1,8 @@
 """Label aggregation of crowdsourced answers: Ibrahim & Fu (2021)'s SymNMF family and its baselines.
 
-Layers: ``cooccurrence`` (Eq. 3, 6), ``symnmf`` (Eq. 13), ``pipeline`` (imputations and model learning),
-``votes`` (answer-level baselines and EM), ``model`` (the Dawid-Skene model, extraction, alignment),
+Layers: ``cooccurrence`` (Eq. 3, 6), ``symnmf`` (Eq. 13), ``pipeline`` (imputations and model learning; MultiSPA, CNMF),
+``votes`` (answer-level baselines: MV, EM, minimax entropy, KOS, GhoshSVD, EigenRatio), ``spectral``
+(Spectral-D&S's third-order moments), ``model`` (the Dawid-Skene model, extraction, alignment, start smoothing),
 ``methods`` (every method by name), ``estimators`` (crowd-kit-shaped classes on pandas frames)."""
 from .cooccurrence import cooccurrences, observed_blocks, square_root
 from .methods import METHODS, Aggregation, aggregate

@@ -11,6 +11,7 @@ import pandas as pd
 from simverify.datasets.crowd import from_frame
 
 from .methods import Aggregation, aggregate, check_method, em_from_cooccurrence_model, em_from_vote_fractions
+from .votes import ITEM_PENALTY, WORKER_PENALTY, minimax_entropy
 
 
 class _Aggregator:
@@ -72,12 +73,14 @@ class SymNMF(_Aggregator):
 
 class _EMRefined(_Aggregator):
     """A co-occurrence method whose em=True variant refines by EM for at most n_iter iterations, until the
-    evidence lower bound per answer gains less than tol (crowd-kit's rule)."""
+    evidence lower bound per answer gains less than tol (crowd-kit's rule), from the learned model mixed with
+    the share ``smoothing`` of the uniform confusion (0: the paper's start; methods.START_SMOOTHING = 0.01 is
+    the -em-smoothed methods' share, which lets EM leave the start's exact zeros)."""
     start = ""
 
     def _aggregate(self, answers) -> Aggregation:
         if self.em:
-            return em_from_cooccurrence_model(answers, self.start, self.n_iter, self.tol)
+            return em_from_cooccurrence_model(answers, self.start, self.n_iter, self.tol, self.smoothing)
         return super()._aggregate(answers)
 
 
@@ -85,10 +88,11 @@ class DesSymNMF(_EMRefined):
     """Designated-annotator imputation (Eq. 7-8), SymNMF, MAP; em=True refines by EM (DesSymNMF-EM)."""
     start = "dessymnmf"
 
-    def __init__(self, em: bool = False, n_iter: int = 100, tol: float = 1e-5):
+    def __init__(self, em: bool = False, n_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0):
         self.em = em
         self.n_iter = n_iter
         self.tol = tol
+        self.smoothing = smoothing
 
     def _method(self) -> str:
         return "dessymnmf-em" if self.em else "dessymnmf"
@@ -99,11 +103,13 @@ class RobSymNMF(_EMRefined):
     refines by EM (RobSymNMF-EM)."""
     start = "robsymnmf"
 
-    def __init__(self, weighted: bool = True, em: bool = False, n_iter: int = 100, tol: float = 1e-5):
+    def __init__(self, weighted: bool = True, em: bool = False, n_iter: int = 100, tol: float = 1e-5,
+                 smoothing: float = 0.0):
         self.weighted = weighted
         self.em = em
         self.n_iter = n_iter
         self.tol = tol
+        self.smoothing = smoothing
 
     def _method(self) -> str:
         if not self.weighted:
@@ -116,6 +122,34 @@ class RobSymNMF(_EMRefined):
 class MultiSPA(_Aggregator):
     """MultiSPA (Ibrahim, Fu, Kargas & Huang 2019)."""
     method = "multispa"
+
+
+class CNMF(_Aggregator):
+    """CNMF (Ibrahim, Fu, Kargas & Huang 2019): criterion (4) in KL form, from MultiSPA's model."""
+    method = "cnmf"
+
+
+class SpectralDS(_Aggregator):
+    """Spectral-D&S (Zhang, Chen, Zhou & Jordan 2014): third-order moments, then Dawid-Skene EM."""
+    method = "spectral-ds"
+
+    def __init__(self, random_state: int = 0):
+        self.random_state = random_state
+
+
+class MinimaxEntropy(_Aggregator):
+    """Regularised minimax conditional entropy (Zhou et al. 2012, 2015); alpha penalises the item terms, beta the
+    worker terms."""
+    method = "minimax-entropy"
+
+    def __init__(self, alpha: float = ITEM_PENALTY, beta: float = WORKER_PENALTY):
+        self.alpha = alpha
+        self.beta = beta
+
+    def _aggregate(self, answers) -> Aggregation:
+        a = answers
+        return Aggregation(minimax_entropy(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes,
+                                           alpha=self.alpha, beta=self.beta))
 
 
 class KOS(_Aggregator):
@@ -136,6 +170,6 @@ class EigenRatio(_Aggregator):
     method = "eigen-ratio"
 
 
-ESTIMATORS = {cls.__name__: cls for cls in (MajorityVote, DawidSkene, SymNMF, DesSymNMF, RobSymNMF, MultiSPA, KOS,
-                                             GhoshSVD, EigenRatio)}
+ESTIMATORS = {cls.__name__: cls for cls in (MajorityVote, DawidSkene, SymNMF, DesSymNMF, RobSymNMF, MultiSPA, CNMF,
+                                             SpectralDS, MinimaxEntropy, KOS, GhoshSVD, EigenRatio)}
 __all__ = list(ESTIMATORS)

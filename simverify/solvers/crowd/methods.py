@@ -9,12 +9,19 @@ mv-em                  Dawid-Skene EM from majority-vote fractions (Dawid & Sken
 symnmf                 SymNMF without imputation (missing and diagonal blocks zero), Eq. (13)
 dessymnmf              Eq. (7)-(8) imputation, then Eq. (13) and the MAP predictor
 dessymnmf-em           dessymnmf, then EM from its model
+dessymnmf-em-smoothed  dessymnmf-em from the smoothed model (as robsymnmf-em-smoothed)
 robsymnmf              criterion (9) by Algorithm (11), then Eq. (13) and the MAP predictor
 robsymnmf-em           robsymnmf, then EM from its model
+robsymnmf-em-smoothed  robsymnmf-em from the model mixed with 1 % of the uniform confusion (START_SMOOTHING; EM
+                       cannot leave a confusion entry that starts at exactly 0)
 robsymnmf-unweighted   robsymnmf with w_{m,j} = 1
 robsymnmf-components   robsymnmf on each connected component of the co-labelling graph separately (groups of
                        fewer than 3 annotators by majority vote)
 multispa               MultiSPA (Ibrahim, Fu, Kargas & Huang 2019), MAP predictor
+cnmf                   CNMF (the same paper): criterion (4) in KL form from MultiSPA's (smoothed) model, MAP
+spectral-ds            Spectral-D&S (Zhang, Chen, Zhou & Jordan 2014): Algorithm 1's third-order moment model, then
+                       EM from it (mixed with START_SMOOTHING of the uniform confusion)
+minimax-entropy        regularised minimax conditional entropy (Zhou et al. 2012, 2015) from majority vote
 kos                    Karger, Oh & Shah (2011) message passing (binary)
 ghosh-svd              Ghosh, Kale & McAfee (2011) leading singular vector (binary)
 eigen-ratio            Dalvi et al. (2013) EigenRatio (binary)
@@ -29,9 +36,9 @@ import numpy as np
 
 from simverify.validation import require
 
-from . import pipeline, votes
+from . import pipeline, spectral, votes
 from .cooccurrence import cooccurrences, observed_blocks
-from .model import DawidSkeneModel
+from .model import START_SMOOTHING, DawidSkeneModel, smoothed
 
 EM_ITERATIONS = 100  # crowd-kit's DawidSkene default
 EM_TOL = 1e-5  # stop EM when the evidence lower bound per answer gains less (crowd-kit's default)
@@ -76,15 +83,22 @@ MODELS: dict[str, Callable] = {  # the co-occurrence methods: (R, S) -> the lear
     "robsymnmf": pipeline.robsymnmf_model,
     "robsymnmf-unweighted": lambda R, S: pipeline.robsymnmf_model(R, S, weighted=False),
     "multispa": pipeline.multispa_model,
+    "cnmf": pipeline.cnmf_model,
 }
 EM_STARTS = ("dessymnmf", "robsymnmf")  # the models the -em methods refine
 
 
-def em_from_cooccurrence_model(answers, start: str, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL) -> Aggregation:
+def em_from_cooccurrence_model(answers, start: str, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL,
+                               smoothing: float = 0.0) -> Aggregation:
     """DesSymNMF-EM or RobSymNMF-EM (``start`` 'dessymnmf' or 'robsymnmf') with an explicit EM budget and
-    tolerance; ``aggregate(answers, start + '-em')`` uses the defaults."""
+    tolerance, from the model ``smoothed`` by ``smoothing`` (0: the paper's start; START_SMOOTHING: the
+    -em-smoothed methods); ``aggregate(answers, start + '-em')`` uses the defaults."""
     require(start in EM_STARTS, f"EM starts from one of {list(EM_STARTS)}, got {start!r}")
-    return _em_from(answers, MODELS[start](*cooccurrences(*_codes(answers))), n_iter, tol)
+    return _em_from(answers, smoothed(MODELS[start](*cooccurrences(*_codes(answers))), smoothing), n_iter, tol)
+
+
+EM_METHODS = {f"{start}-em{suffix}": (start, share)  # name -> (the co-occurrence model EM starts from, smoothing)
+              for start in EM_STARTS for suffix, share in (("", 0.0), ("-smoothed", START_SMOOTHING))}
 
 
 def _binary(fn: Callable, seeded: bool = False) -> Callable:
@@ -141,9 +155,13 @@ METHODS: dict[str, Callable] = {
     "mv": _mv,
     "mv-em": lambda answers, seed: _em_from(answers, None),
     **{name: _co_method(build) for name, build in MODELS.items()},
-    **{f"{start}-em": lambda answers, seed, start=start: em_from_cooccurrence_model(answers, start)
-       for start in EM_STARTS},
+    **{name: lambda answers, seed, start=start, share=share: em_from_cooccurrence_model(answers, start,
+                                                                                        smoothing=share)
+       for name, (start, share) in EM_METHODS.items()},
     "robsymnmf-components": per_component(_co_method(pipeline.robsymnmf_model)),
+    "spectral-ds": lambda answers, seed: _em_from(answers, smoothed(spectral.spectral_model(*_codes(answers), seed),
+                                                                    START_SMOOTHING)),
+    "minimax-entropy": lambda answers, seed: Aggregation(votes.minimax_entropy(*_codes(answers))),
     "kos": _binary(votes.kos, seeded=True),
     "ghosh-svd": _binary(votes.ghosh_svd),
     "eigen-ratio": _binary(votes.eigen_ratio),
@@ -182,8 +200,9 @@ def aggregate_many(answers, names: Sequence[str], seed: int = 0) -> dict[str, Ag
     for name in names:
         if name in MODELS:
             out[name] = _map(answers, model(name))
-        elif name.removesuffix("-em") in EM_STARTS:
-            out[name] = _em_from(answers, model(name.removesuffix("-em")))
+        elif name in EM_METHODS:
+            start, share = EM_METHODS[name]
+            out[name] = _em_from(answers, smoothed(model(start), share))
         else:
             out[name] = METHODS[name](answers, seed)
     return out

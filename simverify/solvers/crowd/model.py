@@ -6,6 +6,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from simverify.generators.crowd import DawidSkeneModel  # the model value; drawn by the generator
+from simverify.validation import require
 
 
 def from_symnmf_factor(H: np.ndarray, n_workers: int) -> DawidSkeneModel:
@@ -33,3 +34,20 @@ def align_to_diagonal(model: DawidSkeneModel) -> DawidSkeneModel:
     perm = np.empty(score.shape[0], dtype=np.int64)
     perm[rows] = cols
     return model.permuted(perm)
+
+
+START_SMOOTHING = 0.01  # the share of the uniform confusion mixed into a start with exact zeros (EM, CNMF)
+
+
+def smoothed(model: DawidSkeneModel, share: float) -> DawidSkeneModel:
+    """The model with each confusion column mixed with the uniform one: (1 - share) A_m + share / K.
+
+    Why: an entry A_m(c, k) = 0 (floored at 1e-10 in the E-step) gives class k posterior odds of about 1e-10 on
+    every item where annotator m answered c, so EM's M-step raises the entry only where the other answers outweigh
+    those odds. SymNMF's and SPA's factors have exact zeros; EM from them can converge to another fixed point,
+    however long it runs (tests: a true model with one entry 0.92 zeroed ends at 0.017 after 1000 iterations;
+    mixed with 1 % of uniform, at 0.90)."""
+    require(isinstance(share, (int, float)) and not isinstance(share, bool) and 0.0 <= share < 1.0,
+            f"the start smoothing must be a number in [0, 1), got {share!r}")
+    K = model.confusion.shape[1]
+    return DawidSkeneModel(model.priors, (1.0 - share) * model.confusion + share / K)

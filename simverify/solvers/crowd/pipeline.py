@@ -1,6 +1,6 @@
 """Dawid-Skene model learning from co-occurrences (Ibrahim & Fu 2021): DesSymNMF (Eq. 7-8 imputation), RobSymNMF
 (criterion 9, Algorithm 11; weighted or w = 1), SymNMF without imputation, each followed by Eq. (13) and
-Proposition 1's extraction; and the MultiSPA baseline (Ibrahim, Fu, Kargas & Huang 2019).
+Proposition 1's extraction; and the MultiSPA and CNMF baselines (Ibrahim, Fu, Kargas & Huang 2019).
 
 Each ``*_model`` takes the co-occurrences (R (M, M, K, K), S (M, M)) and returns a ``DawidSkeneModel`` whose
 columns are aligned by ``align_to_diagonal``."""
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simverify.kernels.crowd import designated_imputation, robust_imputation
+from simverify.kernels.crowd import coupled_kl_sweeps, designated_imputation, robust_imputation
 
 from .cooccurrence import assemble, observed_blocks, square_root
-from .model import DawidSkeneModel, align_to_diagonal, from_symnmf_factor
+from .model import START_SMOOTHING, DawidSkeneModel, align_to_diagonal, from_symnmf_factor, smoothed
 from .symnmf import symnmf
 
 XI = 1e-12  # (11)'s xi: keeps a weight finite when a block is fitted exactly
@@ -140,3 +140,19 @@ def multispa_model(R: np.ndarray, S: np.ndarray) -> DawidSkeneModel:
         columns = Z[successive_projection(Z, K)].T  # (K observed, K picked)
         confusion[m] = align_to_diagonal(DawidSkeneModel(np.ones(K), columns[None])).confusion[0]
     return DawidSkeneModel(_priors_by_least_squares(R, observed, confusion), confusion)
+
+
+CNMF_SWEEPS = 500
+CNMF_TOL = 1e-9  # stop when a sweep gains less than this fraction of the KL objective
+
+
+def cnmf_model(R: np.ndarray, S: np.ndarray, n_iter: int = CNMF_SWEEPS, tol: float = CNMF_TOL) -> DawidSkeneModel:
+    """CNMF: criterion (4), R_{m,j} = A_m D A_j^T on the observed blocks with A_m's columns and lambda on the
+    simplex, fitted in Kullback-Leibler divergence as [16] fits it (each block's divergence weighted equally).
+    [16] minimises it by its own alternating scheme; ours is the EM of the pairwise latent-class model
+    (``kernels.crowd.coupled_kl_sweeps``, monotone), from MultiSPA's model mixed with START_SMOOTHING of the
+    uniform confusion (multiplicative updates never leave an exact zero); columns aligned at the end."""
+    start = smoothed(multispa_model(R, S), START_SMOOTHING)
+    confusion, priors = start.confusion.copy(), start.priors.copy()
+    coupled_kl_sweeps(R, observed_blocks(S), confusion, priors, n_iter, tol)
+    return align_to_diagonal(DawidSkeneModel(priors, confusion))
