@@ -22,6 +22,7 @@ from simverify.datasets.crowd import to_frame
 from simverify.generators import crowd as gen
 from simverify.kernels.jit import JIT
 from simverify.solvers.crowd import aggregate, cooccurrences
+from simverify.solvers.crowd.methods import EM_ITERATIONS, EM_TOL
 
 from ._costmodel import _best
 
@@ -29,9 +30,10 @@ N, M, K = 20_000, 10, 3
 TREC = (19_033, 762, 88_385)
 
 
-def dense_problem():
-    model = gen.dawid_skene_model(M, K, 0, n_specialists=2)
-    return gen.answers(model, np.ones((N, M)), 1)
+def dense_problem(model_seed: int = 0, answer_seed: int = 1):
+    """N items x M annotators x K classes, every annotator answering every item, two class specialists."""
+    model = gen.dawid_skene_model(M, K, model_seed, n_specialists=2)
+    return gen.answers(model, np.ones((N, M)), answer_seed)
 
 
 def trec_problem():
@@ -81,7 +83,7 @@ class DenseTenAnnotators:
             return out
         frame = to_frame(answers)
         fitted = []
-        t = _best(lambda: fitted.append(DawidSkene(n_iter=100, tol=1e-5).fit(frame)))
+        t = _best(lambda: fitted.append(DawidSkene(n_iter=EM_ITERATIONS, tol=EM_TOL).fit(frame)))
         out["crowdkit"] = {"time": t, "error": crowdkit_error(fitted[-1].labels_, answers)}
         return out
 
@@ -144,12 +146,6 @@ PROBLEMS = 12  # accuracy over several problems, so that "equal or better" is no
 COMPARED = ("robsymnmf-em", "robsymnmf-em-smoothed", "mv-em")
 
 
-def seeded_dense_problem(seed: int):
-    """The dense problem's shape with model seed ``seed`` and answer seed 1000 + seed."""
-    model = gen.dawid_skene_model(M, K, seed, n_specialists=2)
-    return gen.answers(model, np.ones((N, M)), 1000 + seed)
-
-
 class TwelveDenseProblems:
     """Label error (%) over PROBLEMS dense problems (20,000 x 10 x 3, model seeds 0..11): the mean, and how many
     problems each method loses to crowd-kit's DawidSkene by more than 0.1 point (20 items)."""
@@ -163,11 +159,11 @@ class TwelveDenseProblems:
         except NotImplementedError:
             DawidSkene = None
         for seed in range(PROBLEMS):
-            answers = seeded_dense_problem(seed)
+            answers = dense_problem(seed, 1000 + seed)
             for name in COMPARED:
                 errors[name].append(100 * metrics.label_error(aggregate(answers, name).posteriors, answers.gold))
             if DawidSkene is not None:
-                fitted = DawidSkene(n_iter=100, tol=1e-5).fit(to_frame(answers))
+                fitted = DawidSkene(n_iter=EM_ITERATIONS, tol=EM_TOL).fit(to_frame(answers))
                 errors["crowdkit"].append(crowdkit_error(fitted.labels_, answers))
         return {name: np.array(v) for name, v in errors.items()}
 

@@ -91,13 +91,19 @@ def map_posteriors(item, worker, label, priors, errors, n_items):
     for a in range(item.size):
         for k in range(K):
             log_p[item[a], k] += log_err[worker[a], label[a], k]
-    for i in range(n_items):
+    return rows_from_log(log_p)
+
+
+@njit(**JIT)
+def rows_from_log(log_p):
+    """Each row of log_p (N, K) turned in place into the distribution proportional to exp(row); returns it."""
+    for i in range(log_p.shape[0]):
         top = log_p[i].max()
         total = 0.0
-        for k in range(K):
+        for k in range(log_p.shape[1]):
             log_p[i, k] = np.exp(log_p[i, k] - top)
             total += log_p[i, k]
-        for k in range(K):
+        for k in range(log_p.shape[1]):
             log_p[i, k] /= total
     return log_p
 
@@ -326,7 +332,8 @@ def coupled_kl_sweeps(R, observed, confusion, priors, n_iter, tol):
     """CNMF's criterion (4) in Kullback-Leibler form (Ibrahim, Fu, Kargas & Huang 2019): maximise
     sum over observed (m, j), m != j, of sum_ab R[m, j, a, b] log sum_k priors[k] A_m(a, k) A_j(b, k), by the EM
     updates of this pairwise latent-class model (each sweep cannot decrease it). confusion (M, K, K) and priors
-    (K,) are updated in place; returns the objective after each sweep (stops when it gains less than tol)."""
+    (K,) are updated in place; returns the objective at the start of each sweep, i.e. before its update (stops
+    when it gains less than tol times its size)."""
     M, K = confusion.shape[0], priors.size
     history = np.empty(n_iter)
     num_a = np.empty((M, K, K))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .crowd import rows_from_log
 from .jit import JIT
 
 
@@ -65,13 +66,4 @@ def class_posteriors(sigma, tau, item, worker, label, n_items):
         i, j, x = worker[a], item[a], label[a]
         for c in range(K):
             log_q[j, c] += sigma[i, c, x] + tau[j, c, x] - _softmax_row(sigma, tau, i, j, c, prob)
-    q = np.empty((n_items, K))
-    for j in range(n_items):
-        top = log_q[j].max()
-        total = 0.0
-        for c in range(K):
-            q[j, c] = np.exp(log_q[j, c] - top)
-            total += q[j, c]
-        for c in range(K):
-            q[j, c] /= total
-    return q
+    return rows_from_log(log_q)

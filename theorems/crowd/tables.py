@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from simverify.claims import CONFIRMED, REFUTED, Control, PrintedTable
 from simverify.laws import Bound, Comparison, MatchesPrinted, needing
+from simverify.solvers.crowd.model import START_SMOOTHING
+from simverify.solvers.crowd.pipeline import CNMF_SWEEPS
+from simverify.solvers.crowd.spectral import POWER_STARTS, POWER_STEPS
+from simverify.solvers.crowd.votes import INNER_STEPS, ITEM_PENALTY, REFITS, WORKER_PENALTY
 
 from . import PAPER
 from . import sweeps as sw
@@ -154,16 +158,16 @@ SCOPE = {
                 "observed blocks, MAP labels",
     "cnmf": "criterion (4) in Kullback-Leibler form as Ibrahim, Fu, Kargas & Huang (2019) fit it (every observed "
             "block weighted equally), minimised by the monotone EM updates of the pairwise latent-class model (not "
-            "their alternating algorithm) from MultiSPA's model mixed with 1 % of the uniform confusion, at most 500 "
-            "sweeps, MAP labels",
+            f"their alternating algorithm) from MultiSPA's model mixed with {START_SMOOTHING:.0%} of the uniform "
+            f"confusion, at most {CNMF_SWEEPS} sweeps, MAP labels",
     "spectral-ds": "Algorithm 1 of Zhang, Chen, Zhou & Jordan (2014) (workers dealt by answer count into three "
-                   "groups, robust tensor power method with 10 starts of 50 steps, groups matched by their cross "
-                   "moments, classes named by diagonal dominance), then Dawid-Skene EM from that model mixed with "
-                   "1 % of the uniform confusion",
+                   f"groups, robust tensor power method with {POWER_STARTS} starts of {POWER_STEPS} steps, groups "
+                   "matched by their cross moments, classes named by diagonal dominance), then Dawid-Skene EM from "
+                   f"that model mixed with {START_SMOOTHING:.0%} of the uniform confusion",
     "minimax-entropy": "regularised minimax conditional entropy (Zhou et al. 2012, 2015) from majority-vote "
-                       "fractions, worker and item terms penalised by beta = 1 and alpha = 10 (our choice from a "
-                       "small grid, by the shipped sets' gold labels; Zhou et al. cross-validate), 20 L-BFGS steps "
-                       "per refit, at most 50 refits",
+                       f"fractions, worker and item terms penalised by beta = {WORKER_PENALTY:g} and alpha = "
+                       f"{ITEM_PENALTY:g} (our choice from a small grid, by the shipped sets' gold labels; Zhou et "
+                       f"al. cross-validate), {INNER_STEPS} L-BFGS steps per refit, at most {REFITS} refits",
     "kos": "following Karger, Oh & Shah (2011)'s description, 20 rounds of message passing from messages "
            "y ~ N(1, 1), the label the sign of the item score (the same error from 20 different draws of y); the "
            "paper's code was not available",

@@ -10,7 +10,15 @@ import pandas as pd
 
 from simverify.datasets.crowd import from_frame
 
-from .methods import Aggregation, aggregate, check_method, em_from_cooccurrence_model, em_from_vote_fractions
+from .methods import (
+    EM_ITERATIONS,
+    EM_TOL,
+    Aggregation,
+    aggregate,
+    check_method,
+    em_from_cooccurrence_model,
+    em_from_vote_fractions,
+)
 from .votes import ITEM_PENALTY, WORKER_PENALTY, minimax_entropy
 
 
@@ -58,7 +66,7 @@ class DawidSkene(_Aggregator):
     the evidence lower bound per answer gains less than tol."""
     method = "mv-em"
 
-    def __init__(self, n_iter: int = 100, tol: float = 1e-5):
+    def __init__(self, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL):
         self.n_iter = n_iter
         self.tol = tol
 
@@ -74,9 +82,14 @@ class SymNMF(_Aggregator):
 class _EMRefined(_Aggregator):
     """A co-occurrence method whose em=True variant refines by EM for at most n_iter iterations, until the
     evidence lower bound per answer gains less than tol (crowd-kit's rule), from the learned model mixed with
-    the share ``smoothing`` of the uniform confusion (0: the paper's start; methods.START_SMOOTHING = 0.01 is
-    the -em-smoothed methods' share, which lets EM leave the start's exact zeros)."""
+    the share ``smoothing`` of the uniform confusion (0: the paper's start; model.START_SMOOTHING is the
+    -em-smoothed methods' share, which lets EM leave the start's exact zeros). smoothing needs em=True."""
     start = ""
+
+    def _method(self) -> str:
+        if self.smoothing and not self.em:
+            raise ValueError("smoothing applies to EM's start: set em=True")
+        return f"{self.start}-em" if self.em else self.start
 
     def _aggregate(self, answers) -> Aggregation:
         if self.em:
@@ -88,14 +101,11 @@ class DesSymNMF(_EMRefined):
     """Designated-annotator imputation (Eq. 7-8), SymNMF, MAP; em=True refines by EM (DesSymNMF-EM)."""
     start = "dessymnmf"
 
-    def __init__(self, em: bool = False, n_iter: int = 100, tol: float = 1e-5, smoothing: float = 0.0):
+    def __init__(self, em: bool = False, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL, smoothing: float = 0.0):
         self.em = em
         self.n_iter = n_iter
         self.tol = tol
         self.smoothing = smoothing
-
-    def _method(self) -> str:
-        return "dessymnmf-em" if self.em else "dessymnmf"
 
 
 class RobSymNMF(_EMRefined):
@@ -103,7 +113,7 @@ class RobSymNMF(_EMRefined):
     refines by EM (RobSymNMF-EM)."""
     start = "robsymnmf"
 
-    def __init__(self, weighted: bool = True, em: bool = False, n_iter: int = 100, tol: float = 1e-5,
+    def __init__(self, weighted: bool = True, em: bool = False, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL,
                  smoothing: float = 0.0):
         self.weighted = weighted
         self.em = em
@@ -112,11 +122,11 @@ class RobSymNMF(_EMRefined):
         self.smoothing = smoothing
 
     def _method(self) -> str:
-        if not self.weighted:
-            if self.em:
-                raise ValueError("the unweighted RobSymNMF has no EM variant")
-            return "robsymnmf-unweighted"
-        return "robsymnmf-em" if self.em else "robsymnmf"
+        if self.weighted:
+            return super()._method()
+        if self.em or self.smoothing:
+            raise ValueError("the unweighted RobSymNMF has no EM variant")
+        return "robsymnmf-unweighted"
 
 
 class MultiSPA(_Aggregator):

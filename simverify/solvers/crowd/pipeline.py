@@ -143,7 +143,7 @@ def multispa_model(R: np.ndarray, S: np.ndarray) -> DawidSkeneModel:
 
 
 CNMF_SWEEPS = 500
-CNMF_TOL = 1e-9  # stop when a sweep gains less than this fraction of the KL objective
+CNMF_TOL = 1e-9  # stop when a sweep gains less than this fraction of the log-likelihood term of the KL objective
 
 
 def cnmf_model(R: np.ndarray, S: np.ndarray, n_iter: int = CNMF_SWEEPS, tol: float = CNMF_TOL) -> DawidSkeneModel:

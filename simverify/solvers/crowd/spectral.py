@@ -7,15 +7,15 @@ confusion C_c, whose columns and the prior are the eigenpairs of a whitened thir
 method); each worker's confusion then follows from its second moment with another group."""
 from __future__ import annotations
 
-from itertools import permutations
-
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from simverify.kernels.rng import generator
 
 from .model import DawidSkeneModel, align_to_diagonal
 
 GROUPS = 3
+PERMUTATIONS_OF_3 = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 POWER_STARTS = 10  # random starts of each tensor power iteration (Anandkumar et al.'s L)
 POWER_STEPS = 50  # power iterations per start (their N)
 FLOOR = 1e-6  # entries of a projected column below this are set to it before normalising
@@ -82,7 +82,7 @@ def group_confusion(Z: np.ndarray, c: int, rng: np.random.Generator) -> tuple[np
     M2 = _pair(Za, Zb)
     M2 = (M2 + M2.T) / 2  # sum_k lambda_k mu_k mu_k^T
     M3 = np.einsum("ja,jb,jc->abc", Za, Zb, Z[c]) / Z.shape[1]  # sum_k lambda_k mu_k^(x3)
-    M3 = (M3 + M3.transpose(1, 0, 2)) / 2  # the (a, b) symmetry of the population tensor
+    M3 = sum(M3.transpose(p) for p in PERMUTATIONS_OF_3) / 6  # the population tensor is symmetric
     evals, evecs = np.linalg.eigh(M2)
     Q = evecs / np.sqrt(np.maximum(evals, 1e-12))  # whitening: Q^T M2 Q = I
     values, vectors = _tensor_power(np.einsum("abc,ai,bj,ck->ijk", M3, Q, Q, Q), rng)
@@ -91,32 +91,35 @@ def group_confusion(Z: np.ndarray, c: int, rng: np.random.Generator) -> tuple[np
     return mu, prior / prior.sum()
 
 
-def _columns_on_simplex(A: np.ndarray) -> np.ndarray:
+def _clipped_columns(A: np.ndarray) -> np.ndarray:
     """Each column clipped at FLOOR and normalised to sum 1."""
     A = np.maximum(A, FLOOR)
     return A / A.sum(axis=0, keepdims=True)
 
 
 def _match_to_first(groups: list[tuple[np.ndarray, np.ndarray]], Z: np.ndarray) -> list[np.ndarray]:
-    """Each group's columns mu (K, K) reordered to group 0's classes: the permutation of group c's columns that best
-    fits E[Z_0 Z_c^T] = sum_k lambda_k mu_0k mu_ck^T (K! candidates), with group 0's prior."""
+    """Each group's columns mu (K, K) reordered to group 0's classes. E[Z_0 Z_c^T] = mu_0 diag(lambda_0) mu_c^T, so
+    row k of (mu_0 diag(lambda_0))^+ E[Z_0 Z_c^T] estimates group c's column for group 0's class k; columns are
+    assigned to rows by least squared distance (Hungarian algorithm)."""
     mu0, prior0 = groups[0]
     out = [mu0]
     for c in range(1, GROUPS):
-        W = _pair(Z[0], Z[c])
-        best = min(permutations(range(mu0.shape[1])),
-                   key=lambda p: np.linalg.norm(W - mu0 @ np.diag(prior0) @ groups[c][0][:, list(p)].T))
-        out.append(groups[c][0][:, list(best)])
+        rows = np.linalg.pinv(mu0 * prior0) @ _pair(Z[0], Z[c])  # (K classes of group 0, K entries)
+        mu = groups[c][0]
+        cost = ((rows[:, None, :] - mu.T[None, :, :]) ** 2).sum(axis=2)  # (class of group 0, column of group c)
+        _, columns = linear_sum_assignment(cost)
+        out.append(mu[:, columns])
     return out
 
 
-def spectral_model(item, worker, label, n_items: int, n_workers: int, n_classes: int,
-                   seed=0) -> DawidSkeneModel:
-    """Algorithm 1 of Zhang et al.: the Dawid-Skene model (before EM). The three groups' columns come in their
-    tensors' orders: groups 1 and 2 are matched to group 0 by their cross moments (``_match_to_first``), and the
-    classes named at the end by diagonal dominance over all workers (``align_to_diagonal``, as for SymNMF). The
-    prior is group 0's; worker i of group g gets pi_i A_i = E[e_(answer of i) Z_(g+1)^T] (D C_(g+1)^T)^-1 over the
-    items it answered, columns projected onto the simplex."""
+def spectral_model(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int, n_workers: int,
+                   n_classes: int, seed: int | np.random.SeedSequence = 0) -> DawidSkeneModel:
+    """Algorithm 1 of Zhang et al.: the Dawid-Skene model (before EM) from answers (n,) codes; ``seed`` drives the
+    tensor power method's random starts. The three groups' columns come in their tensors' orders: groups 1 and 2
+    are matched to group 0 by their cross moments (``_match_to_first``), and the classes named at the end by
+    diagonal dominance over all workers (``align_to_diagonal``, as for SymNMF). The prior is group 0's; worker i of
+    group g gets A_i = E[e_(answer of i) Z_(g+1)^T | i answered] (D C_(g+1)^T)^-1, each column clipped at FLOOR
+    and normalised."""
     rng = generator(seed)
     group = worker_groups(worker, n_workers)
     Z = group_views(item, worker, label, n_items, n_classes, group)
@@ -129,5 +132,5 @@ def spectral_model(item, worker, label, n_items: int, n_workers: int, n_classes:
         onehot = np.zeros((mine.sum(), n_classes))
         onehot[np.arange(mine.sum()), label[mine]] = 1.0
         second = onehot.T @ Z[other][item[mine]] / max(mine.sum(), 1)  # E[e_x Z_other^T | i answered]
-        confusion[i] = _columns_on_simplex(second @ np.linalg.pinv(np.diag(prior) @ mus[other].T))
+        confusion[i] = _clipped_columns(second @ np.linalg.pinv(np.diag(prior) @ mus[other].T))
     return align_to_diagonal(DawidSkeneModel(prior, confusion))

@@ -128,10 +128,12 @@ def eigen_ratio(item, worker, label, n_items, n_workers, n_classes) -> np.ndarra
 ITEM_PENALTY = 10.0  # alpha: the l2 penalty on the item terms tau
 WORKER_PENALTY = 1.0  # beta: the l2 penalty on the worker terms sigma
 INNER_STEPS = 20  # L-BFGS iterations per refit of sigma, tau
+REFITS = 50  # at most this many refits of sigma, tau
+Q_TOL = 1e-4  # stop when no entry of the item distributions q moves by this much
 
 
 def minimax_entropy(item, worker, label, n_items, n_workers, n_classes, alpha: float = ITEM_PENALTY,
-                    beta: float = WORKER_PENALTY, n_iter: int = 50, tol: float = 1e-4) -> np.ndarray:
+                    beta: float = WORKER_PENALTY, n_iter: int = REFITS, tol: float = Q_TOL) -> np.ndarray:
     """Regularised minimax conditional entropy (Zhou, Basu, Mao & Platt 2012; Zhou, Liu, Platt & Meek 2015):
     P(answer k | class c) = softmax_k(sigma_worker(c, k) + tau_item(c, k)). From majority-vote fractions q, each
     iteration fits sigma, tau to q (the penalised expected log-likelihood, INNER_STEPS of L-BFGS, warm-started) and
