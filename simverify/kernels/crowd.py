@@ -72,11 +72,36 @@ def evidence_lower_bound(item, worker, label, probas, priors, errors):
     for a in range(item.size):
         for k in range(K):
             total += probas[item[a], k] * (log_err[worker[a], label[a], k] + log_prior[k])
-    for i in range(N):
-        for k in range(K):
+    return _plus_entropy(total, probas)
+
+
+@njit(**JIT)
+def _plus_entropy(total, probas):
+    """total - sum_i sum_k q_ik log q_ik with q = probas (N, K) floored at CLIP, subtracted term by term."""
+    for i in range(probas.shape[0]):
+        for k in range(probas.shape[1]):
             q = max(probas[i, k], CLIP)
             total -= q * np.log(q)
     return total
+
+
+@njit(**JIT)
+def posteriors_and_bound(item, worker, label, priors, errors, n_items, probas):
+    """One pass over the answers for two things: the E-step from (priors, errors), as ``map_posteriors``, and the
+    evidence lower bound of the previous posteriors ``probas`` (N, K) under (priors, errors), as
+    ``evidence_lower_bound`` (the same sums in the same order, so the same value). Returns (posteriors, bound)."""
+    K = priors.size
+    log_prior, log_err = _log_floored(priors), _log_floored(errors)
+    log_p = np.empty((n_items, K))
+    for i in range(n_items):
+        log_p[i] = log_prior
+    total = 0.0
+    for a in range(item.size):
+        for k in range(K):
+            term = log_err[worker[a], label[a], k]
+            log_p[item[a], k] += term
+            total += probas[item[a], k] * (term + log_prior[k])
+    return rows_from_log(log_p), _plus_entropy(total, probas)
 
 
 @njit(**JIT)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
-from simverify.kernels.crowd import confusion_from_posteriors, evidence_lower_bound, kos_messages, map_posteriors
+from simverify.kernels.crowd import confusion_from_posteriors, kos_messages, map_posteriors, posteriors_and_bound
 from simverify.kernels.crowd_minimax import class_posteriors, expected_log_likelihood
 from simverify.validation import require
 
@@ -53,20 +53,21 @@ def dawid_skene(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
     less than tol; the posteriors returned are the last E-step's."""
     if init is None:
         counts = vote_counts(item, label, n_items, n_classes)
-        probas = counts / counts.sum(axis=1, keepdims=True)
-        model = _m_step(item, worker, label, probas, n_workers)
+        fractions = counts / counts.sum(axis=1, keepdims=True)
+        model = _m_step(item, worker, label, fractions, n_workers)
+        if n_iter == 0:  # crowd-kit's iteration 0: the vote fractions and one M-step
+            return fractions, model.priors, model.confusion
     else:
-        model, probas = init, None
+        model = init
+    probas = map_posteriors(item, worker, label, model.priors, model.confusion, n_items)
     loss = -np.inf
-    for _ in range(n_iter):
-        probas = map_posteriors(item, worker, label, model.priors, model.confusion, n_items)
+    for step in range(n_iter):
         model = _m_step(item, worker, label, probas, n_workers)
-        new_loss = evidence_lower_bound(item, worker, label, probas, model.priors, model.confusion) / item.size
-        if new_loss - loss < tol:
+        # the next E-step and this step's bound (probas under the new model) in one pass
+        following, bound = posteriors_and_bound(item, worker, label, model.priors, model.confusion, n_items, probas)
+        if bound / item.size - loss < tol or step == n_iter - 1:
             break
-        loss = new_loss
-    if probas is None:
-        probas = map_posteriors(item, worker, label, model.priors, model.confusion, n_items)
+        loss, probas = bound / item.size, following
     return probas, model.priors, model.confusion
 
 
