@@ -14,8 +14,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import stats
+from .findings import LOOSE_KIND, Finding
 from .laws import Law
-from .registry import register, register_not_reproduced
+from .registry import register, register_paper
 from .stats import CONFIRMED, REFUTED
 
 TIERS = ("quick", "full")
@@ -151,7 +152,7 @@ class Claim:
     sweep: Sweep
     controls: tuple[Control, ...] = ()
     expected: str = CONFIRMED
-    erratum: str | None = None
+    finding: Finding | None = None  # an erratum, a non-reproduction or a loose bound (simverify.findings)
     validate: Callable[[dict], None] | None = None
     control_of: str | None = None
     control_name: str | None = None
@@ -160,8 +161,12 @@ class Claim:
     def __post_init__(self):
         if self.expected not in stats.VERDICTS:
             raise ValueError(f"{self.id}: expected must be one of {stats.VERDICTS}")
-        if self.expected == REFUTED and not self.erratum and self.control_of is None:
-            raise ValueError(f"{self.id}: a claim expected REFUTED needs an erratum note")
+        if self.control_of is None:
+            if self.expected == REFUTED and self.finding is None:
+                raise ValueError(f"{self.id}: a claim expected REFUTED needs a finding (an erratum or a "
+                                 "non-reproduction)")
+            if self.finding is not None and self.finding.kind == LOOSE_KIND and self.expected != CONFIRMED:
+                raise ValueError(f"{self.id}: a loose bound holds: expected CONFIRMED")
         missing = [t for t in TIERS if t not in self.tiers]
         if missing:
             raise ValueError(f"{self.id}: tiers {missing} are missing")
@@ -185,22 +190,56 @@ class Claim:
             tiers = {name: replace(t, fixed={**t.fixed, **control.fixed}) for name, t in sweep.tiers.items()}
             sweep = replace(sweep.with_measure(control.measure or sweep.measure, control.name), tiers=tiers)
         return replace(self, id=f"{self.id}~{control.name}", law=control.law or self.law, sweep=sweep, controls=(),
-                       expected=control.expected, erratum=None, control_of=self.id, control_name=control.name,
+                       expected=control.expected, finding=None, control_of=self.id, control_name=control.name,
                        table=None,
-                       statement=f"[control: {control.description}] {self.statement}")
+                       statement=f"[control of {self.id}] {control.description}")
+
+    @property
+    def erratum(self) -> str | None:
+        """The erratum's text when the finding is an erratum (else None)."""
+        return self.finding.text if self.finding is not None and self.finding.kind == "erratum" else None
+
+
+@dataclass(frozen=True)
+class Citation:
+    """How a paper is cited: authors, title, venue, year, and an arXiv id or DOI where it has one."""
+    authors: str
+    title: str
+    venue: str
+    year: int
+    arxiv: str = ""
+    doi: str = ""
+
+    def __post_init__(self):
+        for name in ("authors", "title", "venue"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
+                raise ValueError(f"citation: {name} must be a non-empty string")
+        if isinstance(self.year, bool) or not isinstance(self.year, int):
+            raise ValueError("citation: year must be an int")
+
+    def __str__(self) -> str:
+        ids = [f"arXiv:{self.arxiv}" if self.arxiv else "", f"doi:{self.doi}" if self.doi else ""]
+        return f"{self.authors} ({self.year}). {self.title}. {self.venue}." + "".join(f" {i}." for i in ids if i)
+
+    def as_record(self) -> dict:
+        return {"authors": self.authors, "title": self.title, "venue": self.venue, "year": self.year,
+                "arxiv": self.arxiv, "doi": self.doi, "text": str(self)}
 
 
 @dataclass(frozen=True)
 class Paper:
-    """One paper: its key (the claim id prefix), its title, the parameter validation its
+    """One paper: its key (the claim id prefix), its short title, its citation, the parameter validation its
     claims share, and the items it does not reproduce (item -> reason, shown in the report)."""
     key: str
     title: str
+    citation: Citation
     validate: Callable[[dict], None] | None = None
     not_reproduced: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
-        register_not_reproduced(self.key, self.not_reproduced)
+        if not isinstance(self.citation, Citation):
+            raise TypeError(f"paper {self.key!r}: citation must be a simverify.claims.Citation")
+        register_paper(self)
 
     def claim(self, name: str, **fields) -> Claim:
         """Declare and register claim ``<key>.<name>`` (its controls register with it)."""

@@ -11,10 +11,11 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .claims import Claim
+    from .claims import Claim, Paper
 
 _CLAIMS: dict[str, Claim] = {}
 _NOT_REPRODUCED: dict[str, dict[str, str]] = {}  # paper key -> {item: why it is not reproduced}
+_PAPERS: dict[str, Paper] = {}
 _LOADED = False
 
 
@@ -34,9 +35,22 @@ def register(claim: Claim) -> Claim:
     return claim
 
 
+def register_paper(paper: Paper) -> None:
+    """Record a paper (its citation) and the items of it that no claim checks, each with the reason."""
+    _PAPERS[paper.key] = paper
+    _NOT_REPRODUCED[paper.key] = dict(paper.not_reproduced)
+
+
 def register_not_reproduced(paper: str, items: Mapping[str, str]) -> None:
     """Record items of a paper that no claim checks, each with the reason (shown in the report)."""
     _NOT_REPRODUCED[paper] = dict(items)
+
+
+def citation(paper: str) -> dict | None:
+    """The citation record of a registered paper (authors, title, venue, year, arxiv, doi, text), or None."""
+    load()
+    p = _PAPERS.get(paper)
+    return p.citation.as_record() if p is not None else None
 
 
 def not_reproduced() -> dict[str, dict[str, str]]:

@@ -10,7 +10,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from . import stats, sweep
+from . import findings, registry, stats, sweep
 from .claims import Claim
 from .store import Store
 
@@ -46,7 +46,11 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
         "n_cells": plan.n_cells, "replicates": plan.replicates,
         "elapsed_s": round(elapsed, 3), "store": str(Path(path).resolve()) if path is not None else None,
         "tier": plan.tier, "seed": plan.root_seed, "overrides": dict(overrides or {}), "confidence_level": level,
+        "outcome": findings.outcome(result.verdict, claim.law.kind, claim.finding and claim.finding.kind,
+                                    claim.control_of is not None),
+        "finding": claim.finding.as_record() if claim.finding is not None else None,
         "erratum": claim.erratum, "control_of": claim.control_of, "advice": result.advice,
+        "citation": registry.citation(claim.paper),
         "detail": result.detail, "finished": _now(),
         "run": run, "run_key": run_key(run), "provenance": provenance(),
         "dataset": (Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
@@ -60,8 +64,10 @@ def _now() -> str:
 
 
 def provenance() -> dict:
-    """What ran and when: the date (ISO UTC) and sweep.software() (commit, versions, machine)."""
-    return {"date": _now(), **sweep.software()}
+    """What ran and when: the date (ISO UTC), sweep.software() (commit, versions, machine) and
+    hostinfo.numerics() (CPU flags, BLAS libraries with version, core type and threads, Numba's threads)."""
+    from .hostinfo import numerics
+    return {"date": _now(), **sweep.software(), **numerics()}
 
 
 def check_alpha(alpha: float) -> None:
@@ -78,11 +84,17 @@ def plan_all(claims: list[Claim], tier: str, *, root_seed: int = 0, replicates: 
 
 def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: int = 0,
           replicates: int | None = None, overrides: dict | None = None, alpha: float = DEFAULT_ALPHA,
-          progress=None, plans: list[sweep.Plan] | None = None, save: bool = True) -> list[dict]:
+          progress=None, plans: list[sweep.Plan] | None = None, save: bool = True, on_record=None,
+          stop=None, on_cell=None) -> list[dict]:
     """Check ``claims`` together; returns one record per claim in the given order.
 
     ``plans``: this call's ``plan_all`` result when the caller validated the run first (else planned here).
     ``save=False`` keeps cells in the store but writes no Dataset and no verdict record (calibration).
+    ``on_record(record)``: called with each claim's record as soon as its last cell is done and it is
+    evaluated (and stored), in completion order, while workers go on.
+    ``stop(record) -> bool``: after on_record; when true, no further cell is waited for (the executor's queued
+    cells are cancelled) and the records evaluated so far are returned (in the given order, the others left out).
+    ``on_cell(task, seconds)``: for each cell this run computed (not for cells read from the store).
     """
     check_alpha(alpha)
     if plans is None:
@@ -99,15 +111,26 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
     compute = [0.0] * len(plans)
     results, records = {}, [None] * len(plans)
     tasks = [t for p in plans for t in p.tasks]
-    # a claim is evaluated and stored as soon as its last cell arrives, while workers go on
-    for key, out, seconds in sweep.iter_results(tasks, store, executor, progress):
-        results[key] = out
-        for i in owners[key]:
-            compute[i] += seconds
-            missing[i] -= 1
-            if missing[i] == 0:
-                records[i] = _evaluate(claims[i], plans[i], results, store if save else None, level, compute[i],
-                                       overrides, runs[i])
+    by_key = {t.key: t for t in tasks} if on_cell else {}
+    stream = sweep.iter_results(tasks, store, executor, progress)
+    try:
+        # a claim is evaluated and stored as soon as its last cell arrives, while workers go on
+        for key, out, seconds in stream:
+            results[key] = out
+            if on_cell and seconds > 0:  # cells read from the store come with 0 s
+                on_cell(by_key[key], seconds)
+            for i in owners[key]:
+                compute[i] += seconds
+                missing[i] -= 1
+                if missing[i] == 0:
+                    records[i] = _evaluate(claims[i], plans[i], results, store if save else None, level,
+                                           compute[i], overrides, runs[i])
+                    if on_record:
+                        on_record(records[i])
+                    if stop and stop(records[i]):
+                        return [r for r in records if r is not None]
+    finally:
+        stream.close()  # when stopped: the executor's iterator cancels the cells still queued
     return records
 
 

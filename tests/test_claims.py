@@ -2,7 +2,8 @@
 import pytest
 
 from simverify import registry
-from simverify.claims import Claim, Control, Grid, Paper, Sweep, Tier
+from simverify.claims import Citation, Claim, Control, Grid, Paper, Sweep, Tier
+from simverify.findings import erratum, loose, not_reproduced
 from simverify.laws import Identity
 from simverify.stats import CONFIRMED, REFUTED
 
@@ -24,6 +25,7 @@ SWEEP = Sweep("demo.sweep", measure, {"quick": Tier(Grid({"x": [1.0, 2.0]}), 2, 
                                       "full": Tier(Grid({"x": [1.0, 2.0, 4.0]}), 4, {"shift": 0.0})})
 LAW = Identity("y", "x")
 NEGATIVE = Control("shifted", "y = x + 1", fixed={"shift": 1.0})
+DEMO_CITATION = Citation("A. Author", "A demo paper", "Nowhere", 2020)
 FIELDS = {"item": "Demo 1", "statement": "y = x", "formula": "y = x", "law": LAW, "sweep": SWEEP}
 
 
@@ -34,19 +36,19 @@ def empty_registry(monkeypatch):
 
 
 def test_paper_claim_prefixes_the_id_and_sets_paper_and_validate(empty_registry):
-    paper = Paper("demo", "A demo paper", validate=refuse_negative_x)
+    paper = Paper("demo", "A demo paper", DEMO_CITATION, validate=refuse_negative_x)
     claim = paper.claim("identity", controls=(NEGATIVE,), **FIELDS)
     assert (claim.id, claim.paper, claim.validate) == ("demo.identity", "demo", refuse_negative_x)
 
 
 def test_paper_claim_registers_the_claim_and_its_controls(empty_registry):
-    claim = Paper("demo", "A demo paper").claim("identity", controls=(NEGATIVE,), **FIELDS)
+    claim = Paper("demo", "A demo paper", DEMO_CITATION).claim("identity", controls=(NEGATIVE,), **FIELDS)
     assert registry.get("demo.identity") is claim
     assert registry.get("demo.identity~shifted").control_of == "demo.identity"
 
 
 def test_paper_claim_refuses_an_id_registered_twice(empty_registry):
-    paper = Paper("demo", "A demo paper")
+    paper = Paper("demo", "A demo paper", DEMO_CITATION)
     paper.claim("identity", controls=(NEGATIVE,), **FIELDS)
     with pytest.raises(ValueError, match="registered twice"):
         paper.claim("identity", controls=(NEGATIVE,), **FIELDS)
@@ -79,21 +81,47 @@ def test_measure_control_runs_a_derived_sweep_with_the_other_measure_and_the_sam
 
 
 def test_control_claim_carries_its_id_name_expected_verdict_and_no_erratum():
-    claim = Claim("demo.c", "demo", expected=REFUTED, erratum="y = x + 1 in fact",
+    claim = Claim("demo.c", "demo", expected=REFUTED, finding=erratum("y = x + 1 in fact", "by hand"),
                   controls=(Control("corrected", "y = x + 1", CONFIRMED, law=Identity("y", lambda ds: ds["x"] + 1)),),
                   **FIELDS)
     control = claim.with_control(claim.controls[0])
-    assert (control.id, control.expected, control.erratum, control.control_name) == \
-        ("demo.c~corrected", CONFIRMED, None, "corrected")
+    assert (control.id, control.expected, control.finding, control.erratum, control.control_name) == \
+        ("demo.c~corrected", CONFIRMED, None, None, "corrected")
+    assert claim.erratum == "y = x + 1 in fact"
 
 
 def test_with_measure_names_the_sweep_by_suffix():
     assert SWEEP.with_measure(other_measure, "negated") == Sweep("demo.sweep~negated", other_measure, SWEEP.tiers)
 
 
-def test_claim_expected_refuted_without_erratum_is_rejected():
-    with pytest.raises(ValueError, match="needs an erratum"):
+def test_claim_expected_refuted_without_a_finding_is_rejected():
+    with pytest.raises(ValueError, match="needs a finding"):
         Claim("demo.c", "demo", expected=REFUTED, controls=(NEGATIVE,), **FIELDS)
+
+
+def test_erratum_without_derivation_and_non_reproduction_without_known_cause_word_are_rejected():
+    with pytest.raises(ValueError, match="needs its derivation"):
+        erratum("wrong", "")
+    with pytest.raises(ValueError, match="names its cause"):
+        not_reproduced("7.50 against the printed 7.25", cause="bad luck")
+
+
+def test_loose_bound_must_be_expected_confirmed():
+    with pytest.raises(ValueError, match="loose bound holds"):
+        Claim("demo.c", "demo", expected=REFUTED, finding=loose("flat while the factor grows 50x"),
+              controls=(NEGATIVE,), **FIELDS)
+
+
+def test_control_statement_is_its_description_not_the_claims_statement():
+    claim = Claim("demo.c", "demo", controls=(NEGATIVE,), **FIELDS)
+    assert claim.with_control(NEGATIVE).statement == "[control of demo.c] y = x + 1"
+
+
+def test_citation_renders_authors_year_title_venue_and_arxiv_id():
+    c = Citation("A. Author and B. Author", "A Title", "Proc. of Something", 2021, arxiv="2101.00001")
+    assert str(c) == "A. Author and B. Author (2021). A Title. Proc. of Something. arXiv:2101.00001."
+    with pytest.raises(ValueError, match="year"):
+        Citation("A", "T", "V", True)
 
 
 def test_claim_without_controls_is_rejected():

@@ -120,8 +120,10 @@ def test_band_is_the_claimed_band_on_the_headline_estimate_scale():
     rate = LinearRate("e", 0.6, margin=0.01).evaluate(ds, LEVEL)
     assert rate.band == pytest.approx((0.0, 0.6 * np.exp(0.01)))
     assert rate.band[0] <= rate.ci[0] <= rate.ci[1] <= rate.band[1]
-    assert Bound("y", 2.0, "<=", rtol=0.02).evaluate(ds, LEVEL).band == pytest.approx((-np.inf, 1.02))
-    assert Bound("y", 0.1, ">=", rtol=0.02).evaluate(ds, LEVEL).band == pytest.approx((0.98, np.inf))
+    assert Bound("y", 2.0, "<=", rtol=0.02).evaluate(ds, LEVEL).band == pytest.approx((-np.inf, 2.04))
+    assert Bound("y", 0.1, ">=", rtol=0.02).evaluate(ds, LEVEL).band == pytest.approx((0.098, np.inf))
+    varying = Bound("y", lambda d: 2.0 + 0 * d["x"], "<=", rtol=0.02).evaluate(ds, LEVEL)
+    assert varying.band == pytest.approx((-np.inf, 1.02))  # a bound varying by cell: the ratio lhs/rhs
     assert Identity("y", lambda d: d["y"], atol=0.1).evaluate(ds, LEVEL).band == pytest.approx((-0.1, 0.1))
     assert Comparison("y", "y", "less", 1.1).evaluate(ds, LEVEL).band == pytest.approx((0.0, 1.1))
     assert Comparison("y", "y", "comparable", 1.5).evaluate(ds, LEVEL).band == pytest.approx((1 / 1.5, 1.5))
@@ -284,3 +286,19 @@ def test_check_needs_refuses_a_plan_without_a_label_a_quantity_selects():
         check_needs(law, {"aggregator": ["robsymnmf"], "replicate": [0, 1]})
     with pytest.raises(ValueError, match="needs dim 'aggregator'"):
         check_needs(law, {"replicate": [0, 1]})
+
+
+def test_frequency_bound_is_headlined_as_the_frequency_against_its_threshold():
+    ds = xr.Dataset({"ahead": (("phi", "replicate"), np.array([[1.0] * 8 + [0.0] * 32, [1.0] * 36 + [0.0] * 4]))},
+                    {"phi": [0.7, 0.3]})
+    res = Bound("ahead", 0.5, ">=", probability=True).evaluate(ds, LEVEL)
+    assert res.verdict == "REFUTED" and res.estimate == pytest.approx(0.2)
+    assert res.ci[0] < 0.2 < res.ci[1] < 0.5 and res.band == (0.5, np.inf)
+    assert res.claimed == "the frequency >= 0.5 at every grid point"
+
+
+def test_bound_of_zero_is_headlined_on_the_lhs_scale_and_says_so():
+    ds = xr.Dataset({"log_ratio": (("replicate",), np.full(10, -2.0) + np.linspace(-0.1, 0.1, 10))})
+    res = Bound("log_ratio", 0.0).evaluate(ds, LEVEL)
+    assert res.estimate == pytest.approx(-2.0) and res.band == (-np.inf, 0.0)
+    assert res.claimed == "log_ratio <= 0 at every grid point"

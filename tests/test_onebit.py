@@ -262,3 +262,17 @@ def test_perturbation_at_a_fixed_spectral_distance_reaches_it_with_unit_columns(
         perturbed_at_distance(W, W, 0.5)  # W + s W normalises back to W
     out = measure_theorem2_at_distance(np.random.SeedSequence(3), d1=30, d2=8, k=2, m=5000, spectral_distance=0.5)
     assert abs(out["gap"] - 0.5) < 1e-9 and out["tau"] == pytest.approx(np.sqrt(0.5)) and 0 < out["dev"] < 1
+
+
+def test_rank_k_factor_is_exact_and_stable_inside_a_repeated_eigenvalue():
+    """kappa = 1 repeats W*'s singular value k times: an eigh-based factor picked a rounding-dependent basis of
+    that eigenspace (a 1e-16 change of C moved Z by 0.03 and W* with it, between BLAS kernels); the Cholesky
+    factor moves with C only."""
+    from scipy.stats import random_correlation
+    eig = np.zeros(20)
+    eig[:3] = 20 / 3  # kappa = 1, k = 3: one eigenvalue repeated three times
+    C = random_correlation.rvs(eig, random_state=np.random.default_rng(1))
+    Z = gen.rank_k_factor(C, 3)
+    assert Z.shape == (20, 3) and np.abs(Z @ Z.T - C).max() < 1e-12
+    E = np.random.default_rng(2).standard_normal((20, 20)) * 1e-16
+    assert np.abs(gen.rank_k_factor(C + E + E.T, 3) - Z).max() < 1e-13

@@ -30,7 +30,7 @@ def test_every_claim_has_a_control_and_errata_have_positive_controls(paper):
     for c in registry.all_claims(paper, controls=False):
         assert c.controls, c.id
         if c.expected == "REFUTED":
-            assert c.erratum and any(ctrl.expected == "CONFIRMED" for ctrl in c.controls), c.id
+            assert c.finding and any(ctrl.expected == "CONFIRMED" for ctrl in c.controls), c.id
         else:
             assert any(ctrl.expected == "REFUTED" for ctrl in c.controls), c.id
 

@@ -204,3 +204,28 @@ def test_labels_follow_eq1_with_the_diagonal_removed():
     M = model.U_star @ model.U_star.T
     np.testing.assert_allclose(np.diag(model.M_star), 0.0, atol=1e-15)
     np.testing.assert_allclose(y, X @ model.w_star + np.einsum("ij,jk,ik->i", X, M - np.diag(np.diag(M)), X))
+
+
+def test_symmetric_recovery_error_ignores_the_antisymmetric_part_of_u_v_transpose():
+    from types import SimpleNamespace
+
+    from theorems.slm.measures import symmetric_recovery_error
+    rng = np.random.default_rng(0)
+    d, k = 6, 2
+    U = rng.standard_normal((d, k))
+    M_star = U @ U.T
+    A = rng.standard_normal((d, d))
+    model = SimpleNamespace(w_star=np.zeros(d), M_star=M_star)
+    state = SimpleNamespace(w=np.zeros(d), M=M_star + (A - A.T))  # the truth plus an antisymmetric part
+    assert symmetric_recovery_error(model, state) == pytest.approx(0.0, abs=1e-12)
+    state = SimpleNamespace(w=np.ones(d), M=M_star + 0.5 * np.eye(d))
+    assert symmetric_recovery_error(model, state) == pytest.approx(np.sqrt(d) + 0.5)
+
+
+def test_tuned_gradient_step_backs_off_below_the_step_that_oscillates_on_skewed_x():
+    """Section 2.1's rule: step 0.2 oscillates on truncated Gaussian a = 0 (d = 20, k = 3), so the pilot rejects
+    it, and the step used is BACK_OFF times a pilot-stable step of the grid."""
+    from theorems.slm import measures as ms
+    model = gen.low_rank_model(20, 3, ms.distribution("truncated_gaussian", 0.0), np.random.SeedSequence(4))
+    step = ms.tuned_gradient_step(model, 3, 10_000, np.random.SeedSequence(5))
+    assert step < ms.BACK_OFF * 0.2 and any(step == pytest.approx(ms.BACK_OFF * s) for s in ms.STEP_GRID)

@@ -3,7 +3,7 @@ import time
 
 import numpy as np
 
-from simverify.claims import Control, Grid, Paper, PrintedTable, Sweep, Tier
+from simverify.claims import Citation, Control, Grid, Paper, PrintedTable, Sweep, Tier
 from simverify.laws import Identity, PowerLaw
 from simverify.stats import REFUTED
 
@@ -13,7 +13,8 @@ def _validate(p: dict) -> None:
         raise ValueError(f"n must be positive, got {p['n']}")
 
 
-TOY = Paper("toy", "Toy claims for the engine tests", validate=_validate)
+TOY_CITATION = Citation("A. Author", "Toy claims", "Test fixtures", 2026)
+TOY = Paper("toy", "Toy claims for the engine tests", TOY_CITATION, validate=_validate)
 
 
 def measure_power(seed, *, x: float, exponent: float, n: int) -> dict:

@@ -60,10 +60,18 @@ def conditioned_model_matrix(d1: int, d2: int, k: int, kappa: float, seed) -> np
     eig = np.zeros(d2)
     eig[:k] = sig2 * d2 / sig2.sum()
     C = random_correlation.rvs(eig, random_state=np.random.default_rng(s_c))
-    w, Q = np.linalg.eigh(C)
-    Z = Q[:, ::-1][:, :k] * np.sqrt(np.maximum(w[::-1][:k], 0.0))
+    Z = rank_k_factor(C, k)
     U, _ = np.linalg.qr(rng.standard_normal(s_u, (d1, k)))
     return column_normalize(U @ Z.T)
+
+
+def rank_k_factor(C: np.ndarray, k: int) -> np.ndarray:
+    """Z (d, k) with Z Z^T = C for a PSD C (d, d) of rank k whose leading k x k block is non-singular: the Cholesky
+    factor L of that block and Z = C[:, :k] L^-T. Unlike a factor from eigh, it does not depend on the basis an
+    eigensolver picks inside a repeated eigenvalue (kappa = 1 repeats d2 / k k times), which varies with the BLAS
+    kernels and moved whole kappa = 1 draws between hosts."""
+    L = np.linalg.cholesky(C[:k, :k])
+    return np.linalg.solve(L, C[:k, :]).T
 
 
 def as_children(seed, count: int) -> list[np.random.SeedSequence]:

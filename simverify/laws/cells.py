@@ -22,6 +22,7 @@ from .base import (
     _advice,
     _check_rhs,
     _deciding,
+    _is_number,
     _py,
     _require_dim,
     _rhs,
@@ -125,14 +126,26 @@ class Bound(_Resampled):
         w = rows[worst]
         band = self._band(w["rhs"])
         advice = _advice(w["lhs"], w["lo"], w["hi"], *band, samples.shape[-1]) if verdict == INCONCLUSIVE else ""
-        b = w["rhs"] if w["rhs"] != 0 else 1.0
+        detail = {"cells": rows, "worst_cell": worst}
+        if self._on_lhs_scale(w["rhs"]):  # the headline on the scale the claim is stated in
+            return LawResult(w["lhs"], (w["lo"], w["hi"]), self.claimed(), verdict, detail, advice, band)
+        b = w["rhs"]
         ci, ratio_band = sorted((w["lo"] / b, w["hi"] / b)), sorted((band[0] / b, band[1] / b))
-        return LawResult(w["lhs"] / b, tuple(ci), self.claimed(), verdict, {"cells": rows, "worst_cell": worst},
-                         advice, tuple(ratio_band))
+        return LawResult(w["lhs"] / b, tuple(ci), self.claimed(), verdict, detail, advice, tuple(ratio_band))
+
+    def _on_lhs_scale(self, rhs: float) -> bool:
+        """A frequency, a constant bound or a bound of 0 is headlined as lhs itself; a bound varying along the grid
+        as the ratio lhs/rhs of the deciding cell."""
+        return self.probability or _is_number(self.rhs) or rhs == 0
 
     def claimed(self):
         tol = f" (resolution {self.rtol:g})" if self.rtol else ""
-        return f"lhs/rhs {self.sense} 1 at every grid point{tol}"
+        what = "the frequency" if self.probability else self.lhs if isinstance(self.lhs, str) else "lhs"
+        if _is_number(self.rhs):
+            return f"{what} {self.sense} {self.rhs:g} at every grid point{tol}"
+        if self.probability:
+            return f"the frequency {self.sense} its bound at every grid point{tol}"
+        return f"lhs/rhs {self.sense} 1 at every grid point{tol} (shown as lhs/rhs; as lhs where rhs = 0)"
 
 
 @dataclass

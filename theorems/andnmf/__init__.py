@@ -8,7 +8,7 @@ by section: ``conditions`` (Proposition 1's GCC parameters), ``decoding`` (Lemma
 """
 from __future__ import annotations
 
-from simverify.claims import Paper
+from simverify.claims import Citation, Paper
 from simverify.generators import nmf as gen
 from simverify.validation import check_int_parameter, check_real_parameter
 
@@ -126,8 +126,12 @@ TABLE1_NOT_REPRODUCED = (
     "use), so Table 1's own topics are not reproduced; its protocol (ten topics, AND from ten random documents "
     "against scikit-learn's NMF and online LDA) runs on the Lee news corpus that ships inside the gensim package "
     "(claim table1.topics), or on a user's corpus with --set corpus=PATH")
+CITATION = Citation("Yuanzhi Li and Yingyu Liang", "Provable Alternating Gradient Descent for Non-negative Matrix "
+                    "Factorization with Strong Correlations",
+                    "Proceedings of the 34th International Conference on Machine Learning (ICML), PMLR 70", 2017,
+                    arxiv="1706.04097")
 PAPER = Paper("andnmf", "Li, Liang (2017), Provable Alternating Gradient Descent for Non-negative Matrix "
-                        "Factorization with Strong Correlations", validate=validate,
+                        "Factorization with Strong Correlations", CITATION, validate=validate,
               not_reproduced={"Table 1 on 20newsgroups itself": TABLE1_NOT_REPRODUCED})
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.

@@ -16,7 +16,8 @@ BETA = 0.5  # Lemma 6 holds for every beta in (0, 1/2]; the bound is evaluated a
 
 
 def lemma6_c1(D, s, ell, alpha, beta: float = BETA):
-    """Lemma 6's C_1 with Proposition 1.1's binary constants k = r = s, m = s^2."""
+    """Lemma 6's C_1 as printed (first term kr/D; the proof's is beta k r / D) with Proposition 1.1's binary
+    constants k = r = s, m = s^2."""
     k = r = s
     m = s * s
     return (k * r / D + m * ell ** 4 * r ** 2 / (alpha ** 3 * D ** 2)
@@ -44,8 +45,15 @@ PAPER.claim(
     "lemma6.decoding_bound", item="Lemma 6 (Lemma 2)",
     statement="Binary s-sparse x (s = 3), ||E'||_2 = 0.2, Sigma'_ii in [0.95, 1.05), alpha = 1/4: the decoding errors "
               "max(||E[(Sigma'x - z)x^T]||_2, ||E[(Sigma'x - z)z^T]||_2) are O(C_1) with Lemma 6's C_1 (k = r = s, "
-              "m = s^2, beta = 1/2), so their ratio to C_1 does not grow along D. Measured: the error falls like "
-              "D^-2 while C_1 falls like D^-1 (its kr/D term), so the bound is loose by a factor of order D.",
+              "m = s^2, beta = 1/2), so their ratio to C_1 does not grow along D. On this instance (one random E', "
+              "m fixed) the error falls like D^-2 while C_1 falls like D^-1, but that looseness is the instance's, "
+              "not the lemma's: an independent re-derivation found an adversarial E' on the same distribution "
+              "decaying like D^-1.62, and for a valid GCC distribution with m growing like D (correlated pairs, "
+              "pair-swap E') error / C_1 stays at 0.138 for D = 10..80: the bound is tight in D in the worst case. "
+              "Typo (from the proof): C_1's first term is printed kr/D but must be beta k r / D (the proof bounds "
+              "||E[M_1]|| <= 4 beta r k / D and Theorem 1's proof uses beta k r / D; without beta, C_1 does not "
+              "vanish as ell -> 0 and Theorem 1's requirement cannot be met). The check uses the printed kr/D: a "
+              "constant factor at fixed beta, so the slope along D is the same.",
     formula=r"\|\mathbb{E}[(\Sigma' x - z)x^\top]\|_2,\ \|\mathbb{E}[(\Sigma' x - z)z^\top]\|_2 = O(C_1)",
     law=RatioBounded(over_c1, "D"), sweep=sw.DECODING_BINARY,
     controls=(Control("cubic_bound", "a bound falling like D^-3",

@@ -30,7 +30,7 @@ invariant, equally accurate tracked subspaces. 96 runs each at n = 40 gave mean 
 """
 from __future__ import annotations
 
-from simverify.claims import Paper
+from simverify.claims import Citation, Paper
 
 _POSITIVE_INTEGERS = ("n", "r", "m", "T", "k", "support", "convex_rank", "r_est", "n_extra")
 
@@ -85,7 +85,9 @@ def _validate_choices_and_ranges(p: dict) -> None:
             raise ValueError(f"warm_start must be an integer in [0, largest m = {last}), got {w!r}")
 
 
-PAPER = Paper("bitsubspace", "Chi (2018), Subspace Learning From Bits", validate=validate)
+CITATION = Citation("Yuejie Chi", "Subspace Learning From Bits",
+                    "arXiv preprint (the single-author version dated September 25, 2018)", 2018, arxiv="1407.6288")
+PAPER = Paper("bitsubspace", "Chi (2018), Subspace Learning From Bits", CITATION, validate=validate)
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
 # isort: off

@@ -8,7 +8,7 @@ classifiers as annotators, on data sets bundled with scikit-learn; its own measu
 """
 from __future__ import annotations
 
-from simverify.claims import Paper
+from simverify.claims import Citation, Paper
 from simverify.solvers.crowd import METHODS
 from simverify.solvers.crowd.methods import BINARY_ONLY
 from simverify.validation import check_int_parameter, check_real_parameter
@@ -102,8 +102,13 @@ NOT_REPRODUCED = {
         "the restart protocol runs on web (claim table9.restart_spread) or any answers file",
     "Baselines CNMF, TensorADMM, Spectral-D&S, MinimaxEntropy, PG-TAC, CRIAV": "not implemented yet",
 }
+CITATION = Citation("Shahana Ibrahim and Xiao Fu", "Crowdsourcing via Annotator Co-occurrence Imputation and Provable "
+                    "Symmetric Nonnegative Matrix Factorization",
+                    "Proceedings of the 38th International Conference on Machine Learning (ICML), PMLR 139", 2021,
+                    arxiv="2106.07193")
 PAPER = Paper("crowd", "Ibrahim, Fu (2021), Crowdsourcing via Annotator Co-occurrence Imputation and Provable "
-                       "Symmetric Nonnegative Matrix Factorization", validate=validate, not_reproduced=NOT_REPRODUCED)
+                       "Symmetric Nonnegative Matrix Factorization", CITATION, validate=validate,
+              not_reproduced=NOT_REPRODUCED)
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
 # isort: off

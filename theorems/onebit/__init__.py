@@ -8,7 +8,7 @@ as printed), ``experiments`` (Figure 1, Tables 1 and 2).
 """
 from __future__ import annotations
 
-from simverify.claims import Paper
+from simverify.claims import Citation, Paper
 from simverify.validation import check_int_parameter, check_real_parameter
 
 _POSITIVE_INTEGERS = ("d1", "d2", "k", "m", "T", "n", "n_test")
@@ -43,7 +43,9 @@ def validate(p: dict) -> None:
             raise ValueError(f"parameter {name} must be one of {list(allowed)}, got {p[name]!r}")
 
 
-PAPER = Paper("onebit", "Qiu, Luo, Ye, Lin (2017), Nonconvex One-bit Single-label Multi-label Learning",
+CITATION = Citation("Shuang Qiu, Tingjin Luo, Jieping Ye and Ming Lin", "Nonconvex One-bit Single-label Multi-label "
+                    "Learning", "arXiv preprint", 2017, arxiv="1703.06104")
+PAPER = Paper("onebit", "Qiu, Luo, Ye, Lin (2017), Nonconvex One-bit Single-label Multi-label Learning", CITATION,
               validate=validate)
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.

@@ -7,7 +7,7 @@ claims, by section: ``moments`` (Eq. 6, Section 2.1's gradient descent, Definiti
 """
 from __future__ import annotations
 
-from simverify.claims import Paper
+from simverify.claims import Citation, Paper
 from simverify.generators import slm as gen
 from simverify.solvers import slm as sol
 from simverify.validation import check_int_parameter, check_real_parameter
@@ -29,7 +29,7 @@ def validate(p: dict) -> None:
     for name in ("noise", "distance"):
         if name in p:
             check_real_parameter(name, p[name], 0.0, 1e6)
-    if "step" in p:  # Section 2.1's gradient step
+    if "step" in p:  # Section 2.1's gradient step (not used with tune_step)
         check_real_parameter("step", p["step"], 1e-12, 1e3)
     if "param" in p:  # a list: a paired design over the distribution's parameter
         for v in (p["param"] if isinstance(p["param"], list) else [p["param"]]):
@@ -69,7 +69,9 @@ TABLE1_NOT_REPRODUCED = (
     "the MovieLens-100k/1M, Flixster, Epinions and OMIM data cannot be downloaded here and are not shipped; "
     "simverify.datasets.movielens reads the standard MovieLens-100k layout (u.data) into one-hot user/item "
     "features for SLM and the factorization machine, tested on a generated file in that layout")
-PAPER = Paper("slm", "Lin, Qiu, Hong, Ye (2022), The Second Order Linear Model", validate=validate,
+CITATION = Citation("Ming Lin, Shuang Qiu, Bin Hong and Jieping Ye", "The Second Order Linear Model",
+                    "arXiv preprint (the version dated May 7, 2022)", 2022, arxiv="1703.00598")
+PAPER = Paper("slm", "Lin, Qiu, Hong, Ye (2022), The Second Order Linear Model", CITATION, validate=validate,
               not_reproduced={"Table 1 (rating MSE, relation AUC on real data)": TABLE1_NOT_REPRODUCED})
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.

@@ -3,6 +3,7 @@ Eq. (10) (Lemma 8), and the linear convergence of Theorems 2 and 3."""
 from __future__ import annotations
 
 from simverify.claims import Control
+from simverify.findings import erratum
 from simverify.laws import LinearRate, PowerLaw, Selection
 from simverify.stats import CONFIRMED, REFUTED
 
@@ -19,11 +20,14 @@ PAPER.claim(
               "M(z) = M - M* + O(delta eps) with delta -> 0 like n^(-1/2) (eps = ||w - w*|| + ||M - M*||_2).",
     formula=r"\mathcal{M}^{(t)}(\hat y - y) = M^{(t-1)} - M^* + O(\delta \epsilon_{t-1})",
     law=PowerLaw("eq10_printed", "n", -0.5), sweep=sw.EQ10, expected=REFUTED,
-    erratum="E H(z) = (M - M*) + tr(M - M*) I / 2 + D(phi - 3) D(M - M*)/2 + D(kappa) D(w - w*)/2 (Eq. 6's F halved). "
+    finding=erratum(
+        "E H(z) = (M - M*) + tr(M - M*) I / 2 + D(phi - 3) D(M - M*)/2 + D(kappa) D(w - w*)/2 (Eq. 6's F halved). "
             "The G terms cancel the last two, but nothing cancels tr(M - M*) I / 2: Appendix E's proof writes "
             "H* - D(G* o P*)/2 = M - M*, dropping it. The residual ||M(z) - (M - M*)||_2 / eps therefore stalls at "
             "|tr(M - M*)| / (2 eps) instead of decaying. Correction (smallest): subtract P0(z) I / 2, which estimates "
             "tr(M - M*) I / 2 (Lemma 6). Scope: every state with tr(M - M*) != 0, i.e. generically.",
+        derivation="E H(z) computed term by term from Eq. (6); Appendix E's step H* - D(G* o P*)/2 = M - M* "
+                   "drops tr(M - M*) I / 2; the measured residual stalls at |tr(M - M*)| / (2 eps)."),
     controls=(Control("trace_removed", "M(z) - P0(z) I / 2", CONFIRMED, law=PowerLaw("eq10_corrected", "n", -0.5)),))
 
 PAPER.claim(
@@ -45,11 +49,13 @@ PAPER.claim(
               "converges linearly at the rate of Eq. (9).",
     formula=r"V^{(t)} = V^{(t-1)} R^{(t)\top},  V^{(0)} = 0",
     law=LinearRate(_variant(0), EQ9_RATE), sweep=sw.ALGORITHM1_PRINTED, expected=REFUTED,
-    erratum="Line 4 sets V(0) = 0, so line 9 keeps V(t) = 0 and M(t) = U(t) V(t)^T = 0 for every t: the recovery "
+    finding=erratum(
+        "Line 4 sets V(0) = 0, so line 9 keeps V(t) = 0 and M(t) = U(t) V(t)^T = 0 for every t: the recovery "
             "error stays at ||w - w*|| + ||M*||_2 (measured: about 1 in M for every t). Correction (smallest): "
             "V(t) = U-hat(t), so that M(t) = U(t) U-hat(t)^T is the power step's estimate, with U(t) from the QR "
             "decomposition whose R has a non-negative diagonal (with LAPACK's arbitrary signs, M(t) = Q R^T Q^T "
             "flips the sign of a direction whenever R_ii < 0, and the iteration stalls). Scope: any start, any n.",
+        derivation="By induction from line 4's V(0) = 0 through line 9; measured: the error stays at its start."),
     controls=(Control("corrected", "V(t) = U-hat(t), P0 I / 2 removed", CONFIRMED,
                       law=LinearRate(_variant(2), EQ9_RATE)),))
 
@@ -59,11 +65,13 @@ PAPER.claim(
     formula=r"\mathcal{M}^{(t)} = \mathcal{H}^{(t)} - \frac{1}{2} D(G_1 \circ P^{(t,1)})"
             r" - \frac{1}{2} D(G_2 \circ P^{(t,2)})",
     law=LinearRate(_variant(1), EQ9_RATE), sweep=sw.ALGORITHM1_PRINTED, expected=REFUTED,
-    erratum="The uncancelled tr(M - M*) I / 2 (see lemma8.eq10_m) enters U-hat = V - M(z) U as "
+    finding=erratum("The uncancelled tr(M - M*) I / 2 (see lemma8.eq10_m) enters U-hat = V - M(z) U as "
             "-tr(M - M*) U / 2. In the population map (exact expectations, d = 40): at k = 1 the iteration still "
             "converges (factor 1/2), at k = 2 it stalls at 0.44, at k = 3 it oscillates between 0.4 and 1.1, and for "
             "k = 4, 5, 6, 10 it diverges (k = 10: 5 -> 2e8 in 12 steps, a factor k/2 per step). Correction: subtract "
             "P0(z) I / 2. Scope: k >= 2, from line 4's start.",
+        derivation="The uncancelled term of lemma8.eq10_m carried through line 8; the population map iterated "
+                   "with exact expectations."),
     controls=(Control("corrected", "P0 I / 2 removed", CONFIRMED, law=LinearRate(_variant(2), EQ9_RATE)),))
 
 PAPER.claim(

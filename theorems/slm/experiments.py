@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from simverify.claims import Control
+from simverify.findings import not_reproduced
 from simverify.laws import Bound, Selection
 from simverify.stats import CONFIRMED, REFUTED
 
@@ -19,6 +20,11 @@ def _at(solver, param=None):
         da = Selection("final_nmse", "solver", solver)(ds)
         return da if param is None else da.sel(param=param)
     return q
+
+
+def log10_nmse(solver):
+    """log10 of ``solver``'s final test NMSE per replicate (its mean: the log of the geometric mean)."""
+    return lambda ds: np.log10(_at(solver)(ds))
 
 
 def log_ratio(a, b):
@@ -55,13 +61,15 @@ PAPER.claim(
               "erratum).",
     formula=r"E \log(NMSE_{SLM} / NMSE_{FM}) < 0",
     law=Bound(log_ratio(_at("slm"), _at("fm_standardised")), 0.0), sweep=sw.FIGURE1_BERNOULLI, expected=REFUTED,
-    erratum="With fastFM's own algorithm (exact coordinate-wise ALS, zero regularisation) the factorization machine "
+    finding=not_reproduced(
+        "With fastFM's own algorithm (exact coordinate-wise ALS, zero regularisation) the factorization machine "
             "fits the diagonal-free Bernoulli model far better than SLM: quick tier (d = 20, k = 3, n = 30 kd), "
             "test NMSE about 1e-10 on standardised features and 1e-9 to 1e-6 on raw features (stalling near 0.1 in "
             "about one replicate in six), against SLM's 1e-5 to 4e-2 (the statistical floor of its estimated "
             "standardisation). The model class is not the obstacle; the paper's curves may reflect fastFM's SGD or "
             "MCMC solvers or their settings. Scope: quick-tier sizes; the full tier runs the paper's d = 1000, k = 10, "
             "q = 0.1 and 0.01.",
+        cause="implementation"),
     controls=(Control("fm_standardised_lower", "the factorization machine on standardised features reaches the lower "
                                                "NMSE", CONFIRMED,
                       law=Bound(log_ratio(_at("slm"), _at("fm_standardised")), 0.0, sense=">=")),))
@@ -78,12 +86,16 @@ PAPER.claim(
 
 PAPER.claim(
     "figure1.skewness_slm_every_a", item="Figure 1 (g)-(h)",
-    statement="SLM converges for every truncation level a in {0, 1e-3, 0.01, 0.1} (quick tier: 0 and 0.1): its test "
-              "NMSE is below the factorization machine's (raw features, as a toolbox sees them) at every a.",
-    formula=r"E \log(NMSE_{SLM}(a) / NMSE_{FM}(a)) < 0  \forall a",
-    law=Bound(log_ratio(_at("slm"), _at("fm")), 0.0), sweep=sw.FIGURE1_SKEWNESS,
-    controls=(Control("fm_better", "the factorization machine is below SLM at every a",
-                      law=Bound(log_ratio(_at("slm"), _at("fm")), 0.0, sense=">=")),))
+    statement="'SLM always converges globally and linearly under any a' (truncation levels a in {0, 1e-3, 0.01, "
+              "0.1}; quick tier: 0 and 0.1): after the paper's 50 iterations SLM's test NMSE is below 1e-2 at every "
+              "a (geometric mean over replicates). Our earlier form, SLM's NMSE below the raw-feature "
+              "factorization machine's at every a, held at 30 sweeps but not at the paper's budget of 50: at "
+              "a = 0.1 the two are level there (median log10 NMSE -4.3 and -4.1), and with 200 sweeps ALS wins at "
+              "every a (an independent audit), so the comparison depended on a budget the paper does not use.",
+    formula=r"E \log_{10} NMSE_{SLM}(a) < -2  \forall a",
+    law=Bound(log10_nmse("slm"), -2.0), sweep=sw.FIGURE1_SKEWNESS,
+    controls=(Control("floor_1e-8", "SLM's test NMSE below 1e-8 at every a (beyond its statistical floor)",
+                      law=Bound(log10_nmse("slm"), -8.0)),))
 
 PAPER.claim(
     "figure1.skewness_cause", item="Figure 1 (g)-(h)",
@@ -92,10 +104,12 @@ PAPER.claim(
     formula=r"E \log[NMSE_{FM, standardised}(a = 0) / NMSE_{SLM}(a = 0)] > 0",
     law=Bound(log_ratio(_at("fm_standardised", 0.0), _at("slm", 0.0)), 0.0, sense=">="),
     sweep=sw.FIGURE1_SKEWNESS, expected=REFUTED,
-    erratum="The degradation with skewness is a property of the un-centred features min(z, a), not of the "
-            "gradient-based model: on the raw features ALS's NMSE at a = 0 is about 4e-3 after 30 sweeps (5e-4 at "
-            "a = 0.1), but on the same features standardised by their sample mean and variance it reaches about 1e-9 "
-            "at every a, below SLM's 2e-4 (quick tier, d = 20, k = 3, n = 30 kd). Scope: ALS (fastFM's algorithm); "
-            "fastFM's SGD may behave differently.",
+    finding=not_reproduced(
+        "The degradation with skewness is a property of the un-centred features min(z, a), not of the "
+            "gradient-based model: on the raw features ALS's median NMSE at a = 0 is about 1e-3 after the paper's 50 "
+            "sweeps (7e-5 at a = 0.1), but on the same features standardised by their sample mean and variance it "
+            "reaches about 1e-10 at every a, below SLM's 6e-5 (medians, quick tier, d = 20, k = 3, n = 30 kd, 40 "
+            "runs). Scope: ALS (fastFM's algorithm); fastFM's SGD may behave differently.",
+        cause="implementation"),
     controls=(Control("raw_features", "on the raw features the factorization machine stays above SLM at a = 0",
                       CONFIRMED, law=Bound(log_ratio(_at("fm", 0.0), _at("slm", 0.0)), 0.0, sense=">=")),))

@@ -225,16 +225,55 @@ def measure_algorithm1(seed, *, dist: str, param: float, d: int, k: int, n: int,
     return {"error": error, "contraction": contraction_factor(error), "final_error": float(error[-1])}
 
 
+# Section 2.1's step rule: the largest step of this grid whose pilot run converges (see tuned_gradient_step)
+STEP_GRID = (0.2, 0.18, 0.16, 0.14, 0.12, 0.1, 0.08, 0.06, 0.04, 0.02)
+PILOT_STEPS, PILOT_TAIL, PILOT_SHARE = 30, 10, 5  # pilot length, its judged tail, n / PILOT_SHARE pilot instances
+BACK_OFF = 0.75  # the step used: this share of the largest pilot-stable step (the curvature grows near the truth)
+
+
+def symmetric_recovery_error(model: gen.SecondOrderModel, state) -> float:
+    """||w - w*||_2 + ||sym(M) - M*||_2: the recovery error of what Eq. (5)'s loss sees (x'Mx depends on M only
+    through sym(M) = (M + M')/2; gradient descent's M = U V' has an antisymmetric part no label constrains)."""
+    M = state.M
+    return metrics.second_order_recovery_error(state.w, (M + M.T) / 2, model.w_star, model.M_star)
+
+
+def _gradient_path(model, k: int, n: int, T: int, seed, step: float) -> np.ndarray:
+    """symmetric_recovery_error at t = 0..T of gradient descent on one training set of n instances."""
+    run = sol.gradient_descent_sequence(model, k, n, T, seed, step=step, resample=False)
+    return np.array([symmetric_recovery_error(model, s) for _, s in run])
+
+
+def tuned_gradient_step(model, k: int, n: int, seed) -> float:
+    """Section 2.1's step, tuned per distribution: BACK_OFF times the largest step of STEP_GRID whose pilot run
+    (PILOT_STEPS steps on its own training set of n / PILOT_SHARE instances, the truth known: the tuning most
+    favourable to gradient descent) has a finite, non-increasing error over its last PILOT_TAIL steps, i.e. neither
+    diverges nor oscillates (BACK_OFF times the grid's smallest step when none does). The back-off keeps the step
+    below the stability limit 2/L of the longer run, whose curvature L grows as the iterate nears the truth."""
+    n_pilot = max(2, n // PILOT_SHARE)
+    for step in STEP_GRID:
+        tail = _gradient_path(model, k, n_pilot, PILOT_STEPS, seed, step)[-PILOT_TAIL:]
+        if np.all(np.isfinite(tail)) and np.all(np.diff(tail) <= 1e-12 * tail[:-1]):
+            return BACK_OFF * step
+    return BACK_OFF * STEP_GRID[-1]
+
+
 def measure_gradient_descent(seed, *, dist: str, param: float, d: int, k: int, n: int, iteration: list[int],
-                             step: float = 0.2) -> dict:
+                             step: float = 0.2, tune_step: bool = False) -> dict:
     """Section 2.1's heuristic: simultaneous gradient steps on Eq. (5) from Algorithm 1's start (line 4), with the
-    zero-mean/unit-variance oracle, noise-free, one training set of n instances reused every step: the recovery
-    error at the checkpoints (``error``) and at T (``final_error``)."""
-    s_model, s_run = seed.spawn(2)
+    zero-mean/unit-variance oracle, noise-free, one training set of n instances reused every step, at ``step`` or,
+    with ``tune_step``, at tuned_gradient_step's choice (a pilot on an independent seed; ``step`` is then not
+    used). Outputs: the error
+    ||w - w*|| + ||M - M*|| at the checkpoints (``error``) and at T (``final_error``), the same with sym(M)
+    (``symmetric_error``, ``final_symmetric_error``) and the step used (``step_used``)."""
+    s_model, s_run, s_pilot = seed.spawn(3)
     model = gen.low_rank_model(d, k, distribution(dist, param), s_model)
-    run = sol.gradient_descent_sequence(model, k, n, iteration[-1], s_run, step=step, resample=False)
-    error = record(run, {"error": lambda s: recovery_error(model, s)}, iteration)["error"]
-    return {"error": error, "final_error": float(error[-1])}
+    step_used = tuned_gradient_step(model, k, n, s_pilot) if tune_step else float(step)
+    run = sol.gradient_descent_sequence(model, k, n, iteration[-1], s_run, step=step_used, resample=False)
+    got = record(run, {"error": lambda s: recovery_error(model, s),
+                       "symmetric_error": lambda s: symmetric_recovery_error(model, s)}, iteration)
+    return {"error": got["error"], "final_error": float(got["error"][-1]), "symmetric_error": got["symmetric_error"],
+            "final_symmetric_error": float(got["symmetric_error"][-1]), "step_used": step_used}
 
 
 FIGURE1_SOLVERS = ("slm", "fm", "fm_standardised")

@@ -3,6 +3,7 @@ A'X^T, P0, P1, P2 (Lemma 6), for a fixed unit w and a fixed M = U U^T of rank k 
 from __future__ import annotations
 
 from simverify.claims import Control
+from simverify.findings import erratum
 from simverify.laws import PowerLaw, SlopeRange
 from simverify.stats import CONFIRMED, REFUTED
 
@@ -32,7 +33,7 @@ PAPER.claim(
               "||M||_2 = 1 (the PSD M* of Section 5.1), truncated Gaussian a = 0.",
     formula=r"\delta \lesssim \sqrt{k d / n}",
     law=SlopeRange("theorem5", "k", upper=0.5, margin=0.1), sweep=sw.SENSING_K, expected=REFUTED,
-    erratum="delta grows faster than sqrt(k) for M = U U^T (log-log slope about 0.73 over k = 1..16 at d = 40, "
+    finding=erratum("delta grows faster than sqrt(k) for M = U U^T (log-log slope about 0.73 over k = 1..16 at d = 40, "
             "rising towards 1 at large k). A column of the deviation orthogonal to span(U) has d - k - 1 entries of "
             "variance E(x^T M x)^2 / n = (tr(M)^2 + 2||M||_F^2 + (phi - 3) sum M_jj^2) / n, and tr(M) = k here, so "
             "delta >= about k sqrt(d/n) and a fixed delta needs n of order k^2 d, not k d; a polylogarithmic C_eta "
@@ -40,6 +41,9 @@ PAPER.claim(
             "x^T M x - tr(M): the dropped mean tr(M) is the missing factor. Scope: |tr(M)| of order k ||M||_2 (PSD or "
             "flat-spectrum M); for traceless M the kd requirement holds (positive control). Theorem 2's k^2 d is "
             "consistent with this; Lemma 6's stated kd inherits the error.",
+        derivation="The variance of a deviation column orthogonal to span(U) computed from E(x^T M x)^2; "
+                   "re-derived independently (own code, from the paper's text): growth like k^0.73 for PSD M, "
+                   "approaching k 2 sqrt(d/n)."),
     controls=(Control("linear_k", "delta grows at most linearly in k", CONFIRMED,
                       law=SlopeRange("theorem5", "k", upper=1.0, margin=0.1)),
               Control("traceless", "for a traceless M = U diag(1, -1, ...) U^T, delta grows at most like sqrt(k)",
