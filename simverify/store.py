@@ -205,6 +205,13 @@ class Store:
         except (OSError, ValueError, TypeError):
             return {}
 
+    def read_all_calibration(self) -> list[dict]:
+        """Every stored calibration row, of every tier."""
+        rows = []
+        for path in sorted((self.root / "calibration").glob("*.json")):
+            rows += self.read_calibration(path.stem).values()
+        return rows
+
     def read_results(self) -> tuple[list[tuple[Path, dict]], list[tuple[Path, str]]]:
         """(path, record) for each stored verdict record (every run), and (path, reason) for each file
         that is not one."""
@@ -218,6 +225,41 @@ class Store:
             except (OSError, ValueError) as exc:
                 bad.append((path, " ".join(str(exc).split())))
         return records, bad
+
+
+def read_calibration_file(path: str | os.PathLike) -> list[dict]:
+    """The calibration rows of a file written by ``calibrate --out`` (or a store's calibration/<tier>.json,
+    or a report's calibration.json): a JSON list of rows, each with ``id`` and ``tier``. ValueError (one
+    line) when it cannot be read or is not such a list."""
+    try:
+        rows = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"calibration file {path} cannot be read: {' '.join(str(exc).split())}") from None
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and {"id", "tier"} <= r.keys() for r in rows):
+        raise ValueError(f"calibration file {path} is not a list of calibration rows (each with id and tier)")
+    return rows
+
+
+def merge_calibration(*sources: list[dict]) -> list[dict]:
+    """One row per (claim, tier): the latest by ``date`` (a later source wins a tie), in claim order."""
+    merged: dict[tuple[str, str], dict] = {}
+    for rows in sources:
+        for r in rows:
+            key = (r["id"], r["tier"])
+            if key not in merged or str(r.get("date", "")) >= str(merged[key].get("date", "")):
+                merged[key] = r
+    order = _registry_order()
+    return sorted(merged.values(), key=lambda r: (order.get(r["id"], math.inf), r["id"], r["tier"]))
+
+
+def save_calibration_file(path: str | os.PathLike, rows: list[dict]) -> Path:
+    """Merge ``rows`` (each stamped with its tier, seeds, alpha, date and commit) into the calibration file
+    at ``path`` (created if absent; ValueError when it exists but is not one), atomically."""
+    path = Path(path)
+    old = read_calibration_file(path) if path.exists() else []
+    text = json.dumps(merge_calibration(old, rows), indent=1, default=_json_default)
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text + "\n"))
+    return path
 
 
 def select_rows(records: list[dict], tier: str | None = None) -> list[dict]:

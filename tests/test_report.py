@@ -11,10 +11,13 @@ from types import SimpleNamespace
 import pytest
 
 from simverify import registry, runner
+from simverify import report as report_module
+from simverify.cli import main
 from simverify.executors import SerialExecutor
 from simverify.report import NoResults, markdown, write_report
+from simverify.report.compare import classify, compare
 from simverify.report.mathtext import formula_html, formula_svg
-from simverify.report.rows import NOT_RECORDED, changes, first_sentence
+from simverify.report.rows import NOT_RECORDED, first_sentence
 from simverify.report.site import claim_page, index
 from simverify.store import IncompatibleStore, Store
 
@@ -32,16 +35,32 @@ def run(tmp_path_factory):
     return root, store
 
 
-def test_site_has_an_index_a_page_per_claim_and_paper_figures_and_cell_data(run):
+def test_site_has_an_index_a_page_per_claim_and_paper_figures_and_no_cell_data_unless_asked(run):
     root, store = run
     write_report(store, root / "site")
     site = root / "site"
-    for rel in ("index.html", "report.md", "claims/toy.power.html", "claims/toy.power~wrong_exponent.html",
-                "papers/toy.html", "figures/toy.power.png", "data/toy.power.nc", "data/toy.power.csv"):
+    for rel in ("index.html", "report.md", "results.json", "calibration.json", "claims/toy.power.html",
+                "claims/toy.power~wrong_exponent.html", "papers/toy.html", "figures/toy.power.png"):
         assert (site / rel).is_file(), rel
-    assert (site / "data" / "toy.power.csv").read_text().splitlines()[0].startswith("x,replicate")
+    assert not (site / "data").exists() and "Cell data" not in (site / "claims" / "toy.power.html").read_text()
     for path in [*site.rglob("*.html"), site / "report.md", site / "results.json"]:  # no path of this machine
         assert str(store.root.resolve()) not in path.read_text(), path
+
+
+def test_with_data_writes_each_distinct_dataset_once_and_a_control_on_its_claims_cells_links_to_its_files(tmp_path):
+    store = Store(tmp_path / "s")  # toy.slow~tight judges toy.slow's cells; toy.power~wrong_exponent has its own
+    runner.check([registry.get(i) for i in ("toy.slow", "toy.slow~tight")], "quick", store, SerialExecutor(),
+                 overrides={"sleep": 0.0})
+    runner.check([registry.get(i) for i in TOY], "quick", store, SerialExecutor())
+    write_report(store, tmp_path / "site", with_data=True)
+    site = tmp_path / "site"
+    assert len(list((site / "data").glob("*.nc"))) == 3 and len(list((site / "data").glob("*.csv"))) == 3
+    page = (site / "claims" / "toy.slow.html").read_text()
+    links = re.findall(r"href='\.\./(data/[0-9a-f]{16}\.(?:nc|csv))'", page)
+    assert len(links) == 2 and all(f"href='../{link}'" in (site / "claims" / "toy.slow~tight.html").read_text()
+                                   for link in links)
+    power = re.search(r"href='\.\./(data/[0-9a-f]{16}\.csv)'", (site / "claims" / "toy.power.html").read_text())
+    assert power.group(1) not in links and (site / power.group(1)).read_text().startswith("x,replicate")
 
 
 def test_index_nests_the_control_under_its_claim_and_colours_verdicts(run):
@@ -64,8 +83,9 @@ def test_claim_page_states_verdict_band_level_calibration_power_controls_and_oth
     assert "power against the control</th><td>1 (Clopper-Pearson" in page
     assert "Other stored runs of this claim" in page
     assert re.search(r"<td class='override'>run [0-9a-f]{12}, seed 0, --set n=4</td>", page)  # highlighted
-    assert "CONFIRMED: the interval lies inside the band (1.9" in page and "as expected." in page
-    assert "Negative controls of this claim" in page and "href='toy.power~wrong_exponent.html'" in page
+    assert "CONFIRMED: the paper&#x27;s statement holds as measured (the interval lies inside the band: 1.9" in page
+    assert "as expected." in page
+    assert "Controls of this claim" in page and "href='toy.power~wrong_exponent.html'" in page
     assert "<svg" in page  # the formula, rendered
 
 
@@ -96,7 +116,7 @@ def test_markdown_lists_items_a_reported_paper_does_not_reproduce_and_skips_othe
         rec = {"id": "p.a", "paper": "p", "item": "Lemma", "law": "Bound", "claimed": "x", "estimate": 1.0,
                "ci": [0.9, 1.1], "band": [0, 1], "verdict": "CONFIRMED", "expected": "CONFIRMED", "tier": "quick"}
         md = markdown([rec])
-        assert "## Not reproduced" in md and "- **p**, Table 9: the data is private" in md
+        assert "## Items not checked" in md and "- **p**, Table 9: the data is private" in md
         assert "never shown" not in md
     finally:
         registry.register_not_reproduced("p", {})
@@ -112,21 +132,30 @@ def test_paper_page_lists_the_items_its_paper_does_not_reproduce_and_no_others()
                "statement": "s", "ci": [0.9, 1.1], "band": [0, 1], "verdict": "CONFIRMED", "expected": "CONFIRMED",
                "tier": "quick"}
         html_text = paper_page("p", [rec], {})
-        assert "<h2>Not reproduced</h2>" in html_text and "<b>Table 9</b>: the data is &lt;private&gt;" in html_text
+        assert "<h2>Items not checked</h2>" in html_text and "<b>Table 9</b>: the data is &lt;private&gt;" in html_text
         assert "never shown" not in html_text
     finally:
         registry.register_not_reproduced("p", {})
         registry.register_not_reproduced("other", {})
 
 
-def test_compare_flags_changed_verdicts_and_moved_intervals():
+def test_compare_flags_a_verdict_change_and_a_shift_beyond_both_intervals_and_counts_the_rest():
     old = {"id": "a", "tier": "quick", "verdict": "CONFIRMED", "estimate": 1.0, "ci": [0.9, 1.1]}
-    same = {**old, "estimate": 1.05, "ci": [0.95, 1.15]}
-    moved = {**old, "estimate": 1.5, "ci": [1.4, 1.6]}
+    noise = {**old, "estimate": 1.0 + 4e-16, "ci": [0.9 + 1e-16, 1.1]}
+    within = {**old, "estimate": 1.12, "ci": [1.02, 1.22]}  # beyond the old half-width, within sqrt(2) of it
+    moved = {**old, "estimate": 1.15, "ci": [1.05, 1.25]}  # 0.15 > hypot(0.1, 0.1)
     flipped = {**old, "verdict": "REFUTED"}
-    assert changes([same], [old]) == []
-    assert "interval moved" in changes([moved], [old])[0]["change"]
-    assert changes([flipped], [old])[0]["change"] == "verdict CONFIRMED -> REFUTED"
+    assert [classify(r, old)[0] for r in (old, noise, within, moved, flipped)] == \
+        ["identical", "noise", "within", "moved", "verdict"]
+    assert "interval moved" in classify(moved, old)[1] and "verdict CONFIRMED -> REFUTED" in classify(flipped, old)[1]
+    ratio = {**old, "scale": "log", "estimate": 10.0, "ci": [5.0, 20.0]}
+    assert classify({**ratio, "estimate": 25.0, "ci": [12.5, 50.0]}, ratio)[0] == "within"  # in logs: 0.92 < 0.98
+    rows = [{**r, "id": name} for r, name in zip((noise, within, moved, flipped), "abcd")]
+    result = compare(rows + [{**old, "id": "new"}], [{**old, "id": n} for n in "abcde"], "the baseline")
+    assert [c["id"] for c in result.changes] == ["c", "d"]
+    assert result.counts == {"both": 4, "identical": 0, "noise": 1, "within": 1, "moved": 1, "verdict": 1,
+                             "only_new": 1, "only_old": 1}
+    assert "1 differ by floating-point noise only" in result.summary() and "Largest shift" in result.summary()
 
 
 def test_empty_or_incompatible_store_writes_nothing(tmp_path):
@@ -149,10 +178,10 @@ def test_every_registered_formula_renders_as_svg():
     assert unparsed == []
 
 
-def test_no_written_file_holds_a_web_address(run):
+def test_no_written_file_holds_a_web_address(run, tmp_path):
     root, store = run
-    write_report(store, root / "site")
-    files = [p for p in (root / "site").rglob("*") if p.is_file()]
+    write_report(store, tmp_path / "site", with_data=True)
+    files = [p for p in (tmp_path / "site").rglob("*") if p.is_file()]
     assert {p.suffix for p in files} >= {".html", ".md", ".json", ".png", ".nc", ".csv"}
     for path in files:  # offline: nothing refers to (or could load from) the network, binaries included
         data = path.read_bytes()
@@ -193,10 +222,10 @@ def test_unregistered_claim_gets_a_page_that_says_why_it_has_no_figure(run, tmp_
     copy = _copy_store(store, tmp_path / "s")
     (copy.root / "results" / "toy.power").rename(copy.root / "results" / "toy.gone")
     _edit_record(copy, "toy.gone", lambda r: r.update(id="toy.gone"))
-    write_report(copy, tmp_path / "site")
+    write_report(copy, tmp_path / "site", with_data=True)
     page = (tmp_path / "site" / "claims" / "toy.gone.html").read_text()
+    assert "../data/" in page  # its data is still published
     assert "No figure: the claim is not registered in this installation" in page
-    assert (tmp_path / "site" / "data" / "toy.gone.nc").is_file()  # its data is still published
     assert not (tmp_path / "site" / "figures" / "toy.gone.png").exists()
 
 
@@ -292,3 +321,122 @@ def test_printed_table_refuses_rows_of_the_wrong_length_and_leaves_missing_rows_
         table.render(None)
     missing = PrintedTable("t", ("c1",), {"a": [1.0]}, lambda ds: {}).render(None)["rows"][0]["measured"]
     assert len(missing) == 1 and missing[0] != missing[0]  # a row the Dataset lacks is NaN
+
+
+# -- the committed reference, --compare against it, calibration shipped, provenance ------------------------
+
+@pytest.fixture
+def toy_registry(monkeypatch):
+    """The reference's "every registered check" is the toy claim and its control."""
+    claims = [registry.get(i) for i in TOY]
+    monkeypatch.setattr(registry, "all_claims", lambda paper=None, controls=True: claims)
+
+
+def test_reference_is_written_without_cell_data_small_with_its_calibration_and_stale_files_removed(
+        run, tmp_path, monkeypatch, toy_registry):
+    root, store = run
+    ref = tmp_path / "checkout" / "reports" / "quick"
+    monkeypatch.setattr(report_module, "reference_dir", lambda: ref)
+    (ref / "data").mkdir(parents=True)
+    (ref / "data" / "toy.power.nc").write_bytes(b"x" * 1000)  # written by an older report
+    (ref / "claims").mkdir()
+    (ref / "claims" / "toy.gone.html").write_text("old")
+    (ref / "notes.txt").write_text("kept")
+    rep = write_report(store, reference=True)
+    assert not (ref / "data").exists() and not (ref / "claims" / "toy.gone.html").exists()
+    assert (ref / "notes.txt").is_file() and sorted(p.name for p in rep.removed) == ["toy.gone.html", "toy.power.nc"]
+    assert (ref / "index.html").is_file() and (ref / "calibration.json").is_file()
+    shown = json.loads((ref / "results.json").read_text())
+    assert [(r["id"], r["run"]["overrides"]) for r in shown] == [(i, {}) for i in TOY]  # the default run
+    size = sum(p.stat().st_size for p in ref.rglob("*") if p.is_file())
+    assert size < 200_000 * len(TOY), size  # pages, figures, results: no cell data
+
+
+def test_reference_refuses_a_store_without_every_registered_check_from_one_default_run(
+        run, tmp_path, monkeypatch, toy_registry):
+    root, store = run
+    monkeypatch.setattr(report_module, "reference_dir", lambda: tmp_path / "ref")
+    partial = Store(tmp_path / "partial")
+    runner.check([registry.get(TOY[0])], "quick", partial, SerialExecutor())
+    with pytest.raises(ValueError, match=r"1 checks not run \(toy.power~wrong_exponent\).*1 not from a default run "
+                                         r"of all 2 checks together \(toy.power\)"):
+        write_report(partial, reference=True)
+    with pytest.raises(ValueError, match="give no --out, --tier or --with-data"):
+        write_report(store, tmp_path / "elsewhere", reference=True)
+    assert not (tmp_path / "ref").exists()
+
+
+def test_compare_against_a_reports_results_json_flags_the_moved_estimate_and_counts_floating_noise(run, tmp_path):
+    root, store = run
+    write_report(store, tmp_path / "baseline")
+    shipped = json.loads((tmp_path / "baseline" / "results.json").read_text())
+    for r in shipped:
+        if r["id"] == "toy.power":  # moved beyond both intervals
+            r["estimate"] += 3 * (r["ci"][1] - r["ci"][0])
+            r["ci"] = [c + 3 * (r["ci"][1] - r["ci"][0]) for c in r["ci"]]
+        else:  # the last bits differ
+            r["estimate"] *= 1 + 2e-15
+    (tmp_path / "baseline" / "results.json").write_text(json.dumps(shipped))
+    (tmp_path / "baseline" / "calibration.json").unlink()
+    rep = write_report(store, tmp_path / "site", compare=tmp_path / "baseline")
+    assert [c["id"] for c in rep.changes] == ["toy.power"] and "interval moved" in rep.changes[0]["change"]
+    assert rep.comparison.counts["noise"] == 1 and rep.comparison.counts["moved"] == 1
+    said = "1 differ by floating-point noise only"
+    for name in ("index.html", "report.md"):
+        assert said in (tmp_path / "site" / name).read_text(), name
+    same = write_report(store, tmp_path / "site2", compare=tmp_path / "baseline" / "results.json")  # the file itself
+    assert [c["id"] for c in same.changes] == ["toy.power"]
+
+
+def test_report_command_compares_with_a_report_directory_and_refuses_a_directory_that_is_neither(
+        run, tmp_path, capsys):
+    root, store = run
+    write_report(store, tmp_path / "baseline")
+    assert main(["report", "--store", str(store.root), "--out", str(tmp_path / "site"),
+                 "--compare", str(tmp_path / "baseline")]) == 0
+    assert "Compared with report" in capsys.readouterr().out
+    (tmp_path / "empty").mkdir()
+    assert main(["report", "--store", str(store.root), "--out", str(tmp_path / "site"),
+                 "--compare", str(tmp_path / "empty")]) == 2
+    assert "holds no results (neither a store's results/ nor a report's results.json)" in capsys.readouterr().err
+
+
+def test_calibrate_out_writes_dated_rows_with_commit_and_the_report_shows_them_beside_each_verdict(
+        run, tmp_path, capsys):
+    root, store = run
+    cal = tmp_path / "calibration.json"
+    assert main(["calibrate", *TOY, "--seeds", "2", "--scheduler", "serial", "--store", str(tmp_path / "s"),
+                 "--out", str(cal), "--json"]) == 0
+    rows = json.loads(cal.read_text())
+    assert [r["id"] for r in rows] == TOY
+    for r in rows:
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT.*", r["date"]) and len(r["git_commit"]) >= 7
+        assert (r["tier"], r["seeds"], r["alpha"], r["runs"]) == ("quick", 2, runner.DEFAULT_ALPHA, 2)
+        assert r["provenance"]["simverify_version"]
+    capsys.readouterr()
+    bare = Store(tmp_path / "bare")  # a store that was never calibrated, and a claim without a row
+    runner.check([registry.get(i) for i in TOY], "quick", bare, SerialExecutor())
+    runner.check([registry.get("toy.slow~tight")], "quick", bare, SerialExecutor(), overrides={"sleep": 0.0})
+    assert main(["report", "--store", str(bare.root), "--out", str(tmp_path / "site"),
+                 "--calibration", str(cal)]) == 0
+    page = (tmp_path / "site" / "index.html").read_text()
+    day = rows[0]["date"][:10]
+    assert f"<td>0/2 missed; control power 1.00 ({day})</td>" in page
+    assert f"<td>0/2 missed ({day})</td>" in page and "<td>not calibrated</td>" in page
+    claim = (tmp_path / "site" / "claims" / "toy.power.html").read_text()
+    commit = rows[0]["git_commit"][:12]
+    assert f"calibration: measured</th><td>{day}, commit {commit}, quick tier, 2 root seeds" in claim
+    assert [r["id"] for r in json.loads((tmp_path / "site" / "calibration.json").read_text())] == TOY
+
+
+def test_provenance_block_shows_the_blas_library_its_version_core_type_and_threads(run):
+    root, store = run
+    rec = next(r for _, r in store.read_results()[0] if r["id"] == "toy.power")
+    blas = rec["provenance"]["blas_libraries"]
+    assert blas and all({"internal_api", "version", "architecture", "num_threads"} <= b.keys() for b in blas)
+    page = index([rec], {}, [], [])
+    first = blas[0]
+    assert re.search(rf"<th>BLAS[^<]*</th><td>{re.escape(str(first['internal_api']))} "
+                     rf"{re.escape(str(first['version']))} \(", page)
+    for label in ("CPU flags (numerics)", "Numba threads", "llvmlite", "OPENBLAS_CORETYPE"):
+        assert f"<th>{label}</th>" in page, label

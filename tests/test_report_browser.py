@@ -126,3 +126,20 @@ def test_filter_box_hides_the_rows_that_do_not_match(site, browser):
         "return [...document.querySelectorAll('#claims tbody tr')].filter(r => r.style.display !== 'none')"
         ".map(r => r.dataset.verdict);")
     assert shown == ["REFUTED"]
+
+
+def test_outcome_select_filters_by_outcome_and_pages_show_the_papers_citation(site, browser):
+    browser.get((site / "index.html").as_uri())
+    citation = "A. Author (2026). Toy claims. Test fixtures."
+    assert citation in browser.find_element("tag name", "body").text  # the findings per paper name the paper
+    from selenium.webdriver.support.ui import Select
+    Select(browser.find_element("css selector", "select[data-col='outcome']")).select_by_visible_text("REFUTED")
+    shown = browser.execute_script(
+        "return [...document.querySelectorAll('#claims tbody tr')].filter(r => r.style.display !== 'none')"
+        ".map(r => [r.dataset.id, r.dataset.outcome]);")
+    assert shown == [["toy.power~wrong_exponent", "REFUTED"]]
+    browser.get((site / "papers" / "toy.html").as_uri())
+    assert citation in browser.find_element("tag name", "body").text
+    cells = browser.execute_script("return [...document.querySelectorAll('td.CONFIRMED, td.REFUTED')]"
+                                   ".map(td => getComputedStyle(td).backgroundColor);")
+    assert cells and all(c != "rgba(0, 0, 0, 0)" for c in cells)  # outcomes coloured by their class

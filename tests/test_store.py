@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -14,7 +15,14 @@ import pytest
 
 from simverify import cache, registry, runner, sweep
 from simverify.executors import SerialExecutor
-from simverify.store import FORMAT, IncompatibleStore, Store, select_rows
+from simverify.store import (
+    FORMAT,
+    IncompatibleStore,
+    Store,
+    read_calibration_file,
+    save_calibration_file,
+    select_rows,
+)
 
 TOY = ["toy.power", "toy.power~wrong_exponent"]
 
@@ -97,6 +105,32 @@ def test_record_names_its_run_provenance_and_dataset_relative_to_the_store(tmp_p
     assert rec["provenance"]["git_commit"] == sweep.git_commit()
     assert {"numba_version", "numpy_version", "machine", "date"} <= rec["provenance"].keys()
     assert (store.root / rec["dataset"]).exists() and not Path(rec["dataset"]).is_absolute()
+
+
+def test_provenance_names_blas_libraries_with_version_core_type_and_threads_cpu_flags_and_numba_threads():
+    import threadpoolctl
+    prov = runner.provenance()
+    loaded = {(i["internal_api"], i["version"]) for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"}
+    assert loaded and loaded <= {(b["internal_api"], b["version"]) for b in prov["blas_libraries"]}
+    assert all(isinstance(b["num_threads"], int) and "architecture" in b for b in prov["blas_libraries"])
+    assert all(f"{b['internal_api']} {b['version'] or '?'}" in prov["blas"] for b in prov["blas_libraries"])
+    assert "filepath" not in str(prov) and "/" not in prov["blas"]  # library names, not paths of this machine
+    assert prov["cpu_flags"] == "not recorded" or re.search(r"\b(avx2|fma|asimd)\b|; no ", prov["cpu_flags"])
+    assert re.match(r"\d+ threads, threading layer ", prov["numba_threads"]) and prov["llvmlite_version"]
+    assert prov["openblas_coretype"] == os.environ.get("OPENBLAS_CORETYPE", "not set")
+
+
+def test_calibration_file_merges_rows_by_claim_and_tier_keeping_the_latest_and_refuses_other_files(tmp_path):
+    path = tmp_path / "calibration.json"
+    old = [{"id": "toy.power", "tier": "quick", "date": "2026-01-01", "misses": 1},
+           {"id": "toy.power", "tier": "full", "date": "2026-01-01", "misses": 2}]
+    save_calibration_file(path, old)
+    save_calibration_file(path, [{"id": "toy.power", "tier": "quick", "date": "2026-02-01", "misses": 0}])
+    rows = {(r["id"], r["tier"]): r["misses"] for r in read_calibration_file(path)}
+    assert rows == {("toy.power", "quick"): 0, ("toy.power", "full"): 2}
+    path.write_text(json.dumps({"not": "rows"}))
+    with pytest.raises(ValueError, match="is not a list of calibration rows"):
+        save_calibration_file(path, old)
 
 
 def test_cache_info_counts_cells_per_claim_and_clean_removes_only_cells_of_old_code(tmp_path):

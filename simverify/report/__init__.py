@@ -1,22 +1,35 @@
 """``simverify report``: a self-contained site (``index.html``, a page per claim and per paper, evidence
-figures drawn by each claim's law, the cell data as NetCDF and CSV) and ``report.md``, built only from
-a store's Datasets and verdict records. Everything is rendered in memory first, then written file by
-file atomically, so bad input writes nothing."""
+figures drawn by each claim's law, with ``with_data`` the cell data as NetCDF and CSV, once per distinct
+Dataset), ``report.md``, ``results.json`` and ``calibration.json``, built only from a store's Datasets and
+verdict records (and calibration rows). Everything is rendered in memory first, then written file by file
+atomically, so bad input writes nothing. ``reference=True`` writes the committed reference (docs/report.md)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..store import Store, atomic_write, check_writable, select_rows
+from ..store import (
+    Store,
+    atomic_write,
+    check_writable,
+    merge_calibration,
+    read_calibration_file,
+    select_rows,
+)
+from .compare import Comparison, compare
 from .figures import UnreadableFile, dataset_path, evidence_png, open_dataset
 from .markdown import markdown
-from .rows import changes
 from .site import claim_page, index, paper_page, public
 
-__all__ = ["NoResults", "Report", "UnreadableFile", "write_report", "markdown"]
+__all__ = ["NoResults", "Report", "UnreadableFile", "write_report", "markdown", "load_baseline", "REFERENCE"]
+
+REFERENCE = Path("reports") / "quick"  # the committed reference, inside the source checkout
+REFERENCE_TIER = "quick"
+SITE_DIRS = ("claims", "papers", "figures", "data")  # what a reference write prunes of files it did not write
 
 
 class NoResults(ValueError):
@@ -25,11 +38,14 @@ class NoResults(ValueError):
 
 @dataclass
 class Report:
-    """The files written, (path, reason) for every store file left out because it cannot be read, and the
-    changes against a compared store."""
+    """The files written, (path, reason) for every store file left out because it cannot be read, the
+    changes flagged against a compared baseline, the comparison itself (None without one) and the files a
+    reference write removed."""
     paths: list[Path]
     unreadable: list[tuple[Path, str]]
     changes: list[dict] = field(default_factory=list)
+    comparison: Comparison | None = None
+    removed: list[Path] = field(default_factory=list)
 
 
 REQUIRED = {"id": str, "paper": str, "item": str, "tier": str, "verdict": str, "expected": str, "law": str,
@@ -59,9 +75,48 @@ def readable_rows(store: Store, tier: str | None) -> tuple[list[dict], list[dict
     return select_rows(records, tier), records, unreadable
 
 
-def _claim_files(rec: dict, store: Store, unreadable: list, files: dict) -> tuple[str | None, str, dict]:
-    """Figure and data files of one claim into ``files`` (relative path -> bytes or writer);
-    returns (figure path, why no figure, data links) relative to the site root."""
+def load_baseline(path: str | Path | Store, tier: str | None = None) -> tuple[list[dict], str]:
+    """(rows, what they are) of a baseline for ``--compare``: a store (its rows, as a report of it shows
+    them), a report directory (its ``results.json``, e.g. the shipped reference) or a ``results.json`` file.
+    ValueError (one line) when it is none of these; IncompatibleStore for a store of another layout."""
+    if isinstance(path, Store):
+        return readable_rows(path, tier)[0], f"store {path.root}"
+    path = Path(path)
+    if path.is_dir() and (path / "results").is_dir():
+        return readable_rows(Store(path), tier)[0], f"store {path}"
+    file = path / "results.json" if path.is_dir() else path
+    if not file.is_file():
+        raise ValueError(f"--compare: {path} holds no results (neither a store's results/ nor a report's results.json)")
+    try:
+        found = json.loads(file.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"--compare: {file} cannot be read: {' '.join(str(exc).split())}") from None
+    if not isinstance(found, list):
+        raise ValueError(f"--compare: {file} is not a list of verdict records")
+    rows = [r for r in found if isinstance(r, dict) and _malformed(r) is None and (tier is None or r["tier"] == tier)]
+    if not rows:
+        raise ValueError(f"--compare: {file} holds no readable verdict record{f' of tier {tier}' if tier else ''}")
+    return rows, f"report {file}"
+
+
+def _data_files(path: Path, ds, files: dict, written: dict) -> dict:
+    """The Dataset's cells as CSV and its NetCDF under ``data/``, named by the hash of the cells (the CSV's
+    bytes): a control judged on its claim's cells links to the claim's two files (the NetCDF written is the
+    first such claim's, its attributes naming that claim); label -> path relative to the site root."""
+    csv = ds.to_dataframe().to_csv().encode()
+    digest = hashlib.sha256(csv).hexdigest()[:16]
+    if digest not in written:
+        files[f"data/{digest}.nc"] = path
+        files[f"data/{digest}.csv"] = csv
+        written[digest] = True
+    return {"NetCDF": f"data/{digest}.nc", "CSV": f"data/{digest}.csv"}
+
+
+def _claim_files(rec: dict, store: Store, unreadable: list, files: dict, data: dict | None
+                 ) -> tuple[str | None, str, dict]:
+    """The figure (and with ``data``, a dict of the Datasets written so far, the data files) of one claim
+    into ``files`` (relative path -> bytes or a source Path); returns (figure path, why no figure, data
+    links), paths relative to the site root."""
     path = dataset_path(rec, store)
     if path is None:
         return None, "its Dataset is not in this store", {}
@@ -70,41 +125,57 @@ def _claim_files(rec: dict, store: Store, unreadable: list, files: dict) -> tupl
     except UnreadableFile as exc:
         unreadable.append((exc.path, exc.reason))
         return None, "its Dataset cannot be read (see the index)", {}
-    stem = rec["id"]
-    files[f"data/{stem}.nc"] = path
-    files[f"data/{stem}.csv"] = ds.to_dataframe().to_csv().encode()
+    links = _data_files(path, ds, files, data) if data is not None else {}
     png, why = evidence_png(rec, ds)
     if png is not None:
-        files[f"figures/{stem}.png"] = png
-    return (f"figures/{stem}.png" if png is not None else None), why, \
-        {"NetCDF": f"../data/{stem}.nc", "CSV": f"../data/{stem}.csv"}
+        files[f"figures/{rec['id']}.png"] = png
+    return (f"figures/{rec['id']}.png" if png is not None else None), why, links
 
 
-def build(store: Store, tier: str | None = None, compare: Store | None = None) -> tuple[dict, list, list]:
-    """(files: relative path -> bytes or a source Path, unreadable, changes); NoResults when no row."""
-    rows, every, unreadable = readable_rows(store, tier)
+def calibration_for(rows: list[dict], store: Store, extra: list[dict] = ()) -> list[dict]:
+    """The calibration rows of the claims shown, at their tiers: the store's and ``extra``'s (the latest
+    row per claim and tier, by date)."""
+    shown = {(r["id"], r["tier"]) for r in rows}
+    return [c for c in merge_calibration(store.read_all_calibration(), list(extra)) if (c["id"], c["tier"]) in shown]
+
+
+def build(store: Store, tier: str | None = None, compare_with: str | Path | Store | None = None,
+          calibration: list[dict] = (), with_data: bool = False, rows: list[dict] | None = None
+          ) -> tuple[dict, list, Comparison | None]:
+    """(files: relative path -> bytes or a source Path, unreadable, comparison); NoResults when no row.
+    ``rows``: the rows to show (default: the store's, of ``tier``)."""
+    shown, every, unreadable = readable_rows(store, tier)
+    rows = shown if rows is None else rows
     if not rows:
         which = f" of tier {tier}" if tier else ""
         raise NoResults(f"no readable results{which} in store {store.root}; run 'simverify check' first")
-    changed = changes(rows, readable_rows(compare, tier)[0]) if compare is not None else []
-    calibration = {}
-    for t in dict.fromkeys(r["tier"] for r in rows):
-        calibration.update(store.read_calibration(t))
+    comparison = None
+    if compare_with is not None:
+        old, label = load_baseline(compare_with, tier)
+        comparison = compare(rows, old, label)
+    calibrated = calibration_for(rows, store, calibration)
+    by_id = {c["id"]: c for c in calibrated}  # the site shows one row per claim id
     files: dict[str, bytes | Path] = {}
     figures = {}
+    data: dict | None = {} if with_data else None
     for rec in rows:
-        fig, why, data = _claim_files(rec, store, unreadable, files)
+        fig, why, links = _claim_files(rec, store, unreadable, files, data)
         figures[rec["id"]] = fig
         runs = [r for r in every if r["id"] == rec["id"]]
         controls = [r for r in rows if r.get("control_of") == rec["id"] and r["tier"] == rec["tier"]]
-        files[f"claims/{rec['id']}.html"] = claim_page(rec, fig and "../" + fig, why, data, runs,
-                                                       calibration.get(rec["id"]), controls).encode()
+        files[f"claims/{rec['id']}.html"] = claim_page(rec, fig and "../" + fig, why,
+                                                       {k: "../" + v for k, v in links.items()}, runs,
+                                                       by_id.get(rec["id"]), controls).encode()
     for paper in dict.fromkeys(r["paper"] for r in rows):
         files[f"papers/{paper}.html"] = paper_page(paper, [r for r in rows if r["paper"] == paper], figures).encode()
-    files["index.html"] = index(rows, calibration, changed, unreadable).encode()
-    files["report.md"] = markdown(rows, unreadable, changed).encode()
+    changed = comparison.changes if comparison else []
+    said = comparison.summary() if comparison else ""
+    files["index.html"] = index(rows, by_id, changed, unreadable, said).encode()
+    files["report.md"] = markdown(rows, unreadable, changed, said).encode()
     files["results.json"] = json.dumps([public(r) for r in rows], indent=1, default=str).encode()
-    return files, unreadable, changed
+    if calibrated:
+        files["calibration.json"] = (json.dumps(calibrated, indent=1, default=str) + "\n").encode()
+    return files, unreadable, comparison
 
 
 def _writer(content: bytes | Path) -> Callable[[str], None]:
@@ -113,13 +184,83 @@ def _writer(content: bytes | Path) -> Callable[[str], None]:
     return lambda tmp: Path(tmp).write_bytes(content)
 
 
-def write_report(store: Store, out: str | Path, tier: str | None = None, compare: Store | None = None) -> Report:
-    """Write the site and report.md for the store's rows (optionally one tier) to ``out``; with ``compare``,
-    flag verdicts that changed and intervals that moved against that store. Raises NoResults or
-    IncompatibleStore (nothing written) and ValueError when ``out`` cannot be written."""
+def reference_rows(store: Store) -> tuple[list[dict], list[str]]:
+    """The rows of the committed reference: every registered claim and control at the quick tier, each from
+    a run at the tier's own settings (root seed 0, no --set, no --replicates, the default alpha) that checked
+    every registered claim together (so every row has the suite's per-claim level); (rows, ids of stored
+    rows left out because no registered claim has them). ValueError (one line) naming what is missing."""
+    from .. import registry, runner
+    claims = registry.all_claims(None, controls=True)
+    ids = [c.id for c in claims]
+    rows = {r["id"]: r for r in readable_rows(store, REFERENCE_TIER)[0]}
+    missing = [i for i in ids if i not in rows]
+    off = [i for i in ids if i in rows and not _suite_run(rows[i], len(ids), runner.DEFAULT_ALPHA)]
+    if missing or off:
+        what = "; ".join(x for x in (f"{len(missing)} checks not run ({', '.join(missing[:3])}"
+                                     f"{', ...' if len(missing) > 3 else ''})" if missing else "",
+                                     f"{len(off)} not from a default run of all {len(ids)} checks together "
+                                     f"({', '.join(off[:3])}{', ...' if len(off) > 3 else ''})" if off else "") if x)
+        raise ValueError(f"store {store.root} does not hold the reference run: {what}; run 'simverify check --all "
+                         f"--tier {REFERENCE_TIER} --store {store.root}' (stored cells are reused)")
+    return [r for r in readable_rows(store, REFERENCE_TIER)[0] if r["id"] in set(ids)], sorted(set(rows) - set(ids))
+
+
+def _suite_run(rec: dict, checks: int, alpha: float) -> bool:
+    run = rec.get("run") or {}
+    return (run.get("seed", rec.get("seed")) == 0 and not run.get("overrides") and run.get("replicates") is None
+            and run.get("alpha") == alpha and run.get("checks") == checks)
+
+
+def reference_dir() -> Path:
+    """``reports/quick`` of the source checkout this simverify runs from; ValueError outside a checkout."""
+    from ..sweep import _git
+    top = _git("rev-parse", "--show-toplevel")
+    if not top or not (Path(top) / "simverify" / "__init__.py").is_file():
+        raise ValueError("--reference writes reports/quick of the source checkout; this simverify is not run "
+                         "from one (install it editable from a clone)")
+    return Path(top) / REFERENCE
+
+
+def write_report(store: Store, out: str | Path | None = None, tier: str | None = None,
+                 compare: str | Path | Store | None = None, calibration: str | Path | None = None,
+                 with_data: bool = False, reference: bool = False) -> Report:
+    """Write the site, report.md, results.json and (when any claim shown was calibrated) calibration.json for
+    the store's rows (optionally one tier) to ``out``.
+
+    ``compare``: a store, a report directory or a results.json: flag verdicts that changed and estimates that
+    moved beyond their intervals, count floating-point noise (compare.py). ``calibration``: a file of
+    calibration rows (``calibrate --out``) shown beside the verdicts with the store's own. ``with_data``: also
+    the cell data, once per distinct Dataset. ``reference``: the committed reference (``reports/quick`` of
+    the checkout, quick tier, every registered check from one default run, no cell data; its own
+    calibration.json is read back, and files under claims/, papers/, figures/ and data/ it did not write are
+    removed). Raises NoResults or IncompatibleStore (nothing written) and ValueError for bad input or when
+    ``out`` cannot be written."""
+    rows = None
+    extra = read_calibration_file(calibration) if calibration else []
+    if reference:
+        if with_data or tier not in (None, REFERENCE_TIER) or out is not None:
+            raise ValueError("--reference writes the quick tier to reports/quick without cell data: "
+                             "give no --out, --tier or --with-data with it")
+        out, tier = reference_dir(), REFERENCE_TIER
+        store.check_compatible()
+        rows, _ = reference_rows(store)
+        shipped = out / "calibration.json"
+        extra = (read_calibration_file(shipped) if shipped.exists() else []) + extra
+    if out is None:
+        raise ValueError("no output directory given")
     out = Path(out)
     check_writable(out, "report directory")
-    files, unreadable, changed = build(store, tier, compare)
+    files, unreadable, comparison = build(store, tier, compare, extra, with_data, rows)
     for rel, content in files.items():
         atomic_write(out / rel, _writer(content))
-    return Report([out / "index.html", out / "report.md"], unreadable, changed)
+    removed = []
+    if reference:
+        for sub in SITE_DIRS:
+            for path in sorted((out / sub).rglob("*")) if (out / sub).is_dir() else []:
+                if path.is_file() and path.relative_to(out).as_posix() not in files:
+                    path.unlink()
+                    removed.append(path)
+            if (out / sub).is_dir() and not any((out / sub).iterdir()):
+                (out / sub).rmdir()
+    return Report([out / "index.html", out / "report.md"], unreadable, comparison.changes if comparison else [],
+                  comparison, removed)

@@ -6,6 +6,8 @@ h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.4em}h3{font-size:1.05em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 6px;font-size:12px;
 vertical-align:top;max-width:26em}th{background:#f3f3f3;cursor:pointer;user-select:none}
 .CONFIRMED{background:#d8f0d8}.REFUTED{background:#f8d7d7}.INCONCLUSIVE{background:#fdf1c7}
+.REPRODUCED{background:#d8f0d8}.LOOSE{background:#e6f2cf}.NOT-REPRODUCED{background:#e6e0f3}
+p.citation{color:#444;font-style:italic;margin-top:-.4em}
 .NO{color:#b00;font-weight:bold}.OK{color:#070}tr.control td.id{padding-left:1.8em}tr.control{color:#555}
 tr.control td.CONFIRMED,tr.control td.REFUTED,tr.control td.INCONCLUSIVE{opacity:.55}
 .tag{font-size:10px;background:#b00;color:#fff;border-radius:3px;padding:0 3px}

@@ -5,22 +5,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..findings import OUTCOMES
 from ..registry import not_reproduced
 from .rows import (
-    VERDICTS,
     as_expected,
     band,
+    finding,
     first_sentence,
     interval,
+    outcome,
     paper_counts,
+    paper_paragraph,
+    paper_summary_text,
     printed_table,
-    refuted_statements,
     run_label,
     run_summary,
     software_summary,
 )
 
-HEAD = ["paper", "item", "id", "law", "claimed", "estimate [CI]", "band", "verdict", "expected", "as expected", "run"]
+HEAD = ["paper", "item", "id", "law", "claimed", "estimate [CI]", "band", "outcome", "expected verdict",
+        "as expected", "run"]
 
 
 def cell(text) -> str:
@@ -30,31 +34,55 @@ def cell(text) -> str:
 
 def _row(r: dict) -> list[str]:
     ident = f"↳ control `{r['id']}`" if r.get("control_of") else f"`{r['id']}`"
-    return [r["paper"], r["item"], ident, r["law"], r["claimed"], interval(r), band(r), f"**{r['verdict']}**",
+    return [r["paper"], r["item"], ident, r["law"], r["claimed"], interval(r), band(r), f"**{outcome(r)}**",
             r["expected"], "yes" if as_expected(r) else "**NO**", run_label(r)]
 
 
-def markdown(records: list[dict], unreadable: Sequence[tuple[Path, str]] = (), changed: Sequence[dict] = ()) -> str:
+def _cause(r: dict) -> str:
+    return (finding(r) or {}).get("cause") or "unknown"
+
+
+def markdown(records: list[dict], unreadable: Sequence[tuple[Path, str]] = (), changed: Sequence[dict] = (),
+             comparison: str = "") -> str:
     """The Markdown summary of ``records`` (already in report order)."""
     n_ok = sum(as_expected(r) for r in records)
     lines = ["# simverify report", "", f"{len(records)} checks; {n_ok} as expected.", ""]
-    lines += ["| paper | claims | " + " | ".join(VERDICTS) + " | negative controls | checks as expected |",
-              "|---" * (4 + len(VERDICTS)) + "|"]
+    lines += ["| paper | claims | " + " | ".join(OUTCOMES) + " | controls | checks as expected |",
+              "|---" * (4 + len(OUTCOMES)) + "|"]
     for paper, c in paper_counts(records).items():
-        lines.append(f"| {cell(paper)} | {c['claims']} | " + " | ".join(str(c[v]) for v in VERDICTS)
+        lines.append(f"| {cell(paper)} | {c['claims']} | " + " | ".join(str(c[v]) for v in OUTCOMES)
                      + f" | {c['controls']} | {c['as_expected']} of {c['checks']} |")
-    lines += ["", "Verdicts of the papers' own claims; a negative control is a deliberately wrong variant of a claim "
-              "that the check must tell apart (it is expected to come out the other way)."]
-    refuted = refuted_statements(records)
-    if refuted:
-        lines += ["", "## What the papers get wrong (refuted as printed)", ""]
-        lines += [f"- **{r['item']}** `{r['id']}` ({r['verdict']}): {first_sentence(r['erratum'])}" for r in refuted]
+    lines += ["", "Outcomes of the papers' own claims: CONFIRMED (holds as measured), REPRODUCED (a printed number "
+              "reached at the precision printed), LOOSE (a bound that holds, loose by a measured factor), REFUTED "
+              "(the paper's statement is false: an erratum, measured and derived), NOT REPRODUCED (a printed result "
+              "our run does not reach; not evidence against the paper until its cause is known), INCONCLUSIVE. A "
+              "control is a deliberately changed variant of a claim that the check must tell apart."]
+    papers: dict[str, list[dict]] = {}
+    for r in records:
+        papers.setdefault(r["paper"], []).append(r)
+    lines += ["", "## Findings per paper"]
+    for paper, recs in papers.items():
+        cite = (recs[0].get("citation") or {}).get("text")
+        lines += ["", f"### {paper}", ""] + ([f"*{cite}*", ""] if cite else []) + [paper_summary_text(recs)]
+    errata = [r for recs in papers.values() for r in paper_paragraph(recs)["errata"]]
+    if errata:
+        lines += ["", "## What the papers get wrong (errata)", ""]
+        lines += [f"- **{r['paper']}, {r['item']}** `{r['id']}`: {first_sentence(finding(r)['text'])}" for r in errata]
+    loose = [r for recs in papers.values() for r in paper_paragraph(recs)["loose"]]
+    if loose:
+        lines += ["", "## Loose bounds (they hold)", ""]
+        lines += [f"- **{r['paper']}, {r['item']}** `{r['id']}`: {first_sentence(finding(r)['text'])}" for r in loose]
+    missed = [r for recs in papers.values() for r in paper_paragraph(recs)["not_reproduced"]]
+    if missed:
+        lines += ["", "## Not reproduced by us", ""]
+        lines += [f"- **{r['paper']}, {r['item']}** `{r['id']}` (cause: {_cause(r)}): "
+                  f"{first_sentence((finding(r) or {}).get('text'))}" for r in missed]
     skipped = {paper: items for paper, items in not_reproduced().items() if paper in paper_counts(records)}
     if skipped:
-        lines += ["", "## Not reproduced", ""]
+        lines += ["", "## Items not checked", ""]
         lines += [f"- **{paper}**, {item}: {why}" for paper, items in skipped.items() for item, why in items.items()]
-    if changed:
-        lines += ["", "## Changes against the compared store", ""]
+    if changed or comparison:
+        lines += ["", "## Changes against the compared store", ""] + ([comparison, ""] if comparison else [])
         lines += [f"- `{c['id']}` ({c['tier']}): {c['change']}" for c in changed]
     lines += ["", "## Claims", "", "| " + " | ".join(HEAD) + " |", "|---" * len(HEAD) + "|"]
     lines += ["| " + " | ".join(cell(x) for x in _row(r)) + " |" for r in records]
@@ -68,9 +96,10 @@ def markdown(records: list[dict], unreadable: Sequence[tuple[Path, str]] = (), c
     undecided = [r for r in records if r["verdict"] == "INCONCLUSIVE"]
     if undecided:
         lines += ["", "## Inconclusive", ""] + [f"- `{r['id']}`: {r.get('advice', '')}" for r in undecided]
-    errata = [r for r in records if r.get("erratum")]
-    if errata:
-        lines += ["", "## Errata in full", ""] + [f"- **{r['item']}** `{r['id']}`: {r['erratum']}" for r in errata]
+    full = [r for r in records if finding(r)]
+    if full:
+        lines += ["", "## Findings in full", ""] + [f"- **{r['item']}** `{r['id']}` ({finding(r)['kind']}): "
+                                                     f"{finding(r)['text']}" for r in full]
     if unreadable:
         lines += ["", "## Unreadable files (left out)", ""] + [f"- `{p}`: {reason}" for p, reason in unreadable]
     lines += ["", "## Provenance", ""]

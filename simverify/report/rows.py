@@ -2,13 +2,20 @@
 summaries, and changes against an older store."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 
+from .. import findings
+from ..findings import OUTCOMES
 from ..stats import CONFIRMED, INCONCLUSIVE, REFUTED, format_number
 
 VERDICTS = (CONFIRMED, REFUTED, INCONCLUSIVE)
 NOT_RECORDED = "not recorded"
+
+
+outcome = findings.record_outcome  # what a record's verdict means for the paper
+finding = findings.record_finding  # a record's finding, or None
+first_sentence = findings.first_sentence
+as_expected = findings.as_expected
 
 
 def fmt(x) -> str:
@@ -35,25 +42,10 @@ def band(rec: dict) -> str:
     return f"[{fmt(b[0])}, {fmt(b[1])}]" if b else NOT_RECORDED
 
 
-def as_expected(rec: dict) -> bool:
-    return rec["verdict"] == rec["expected"]
 
 
-_SENTENCE_END = re.compile(r"\.\s+(?=[A-Z])")
-_ABBREVIATIONS = {"cf", "c.f", "e.g", "i.e", "fig", "eq", "sec", "ref", "vs", "al"}
 
 
-def first_sentence(text: str | None) -> str:
-    """The erratum's first sentence (its one-line form); a period after an abbreviation ("c.f.",
-    "Fig.", "e.g.") does not end it."""
-    if not text:
-        return ""
-    text = " ".join(text.split())
-    for m in _SENTENCE_END.finditer(text):
-        word = text[: m.start()].rsplit(" ", 1)[-1].lstrip("(").lower()
-        if word not in _ABBREVIATIONS:
-            return text[: m.start() + 1]
-    return text
 
 
 def level(x) -> str:
@@ -62,20 +54,19 @@ def level(x) -> str:
 
 
 def paper_counts(records: list[dict]) -> dict[str, dict]:
-    """Per paper: the paper's own claims by verdict ("claims", CONFIRMED, ...), its statements refuted as
-    printed ("errata"), the negative controls ("controls") and how many checks came out as expected."""
+    """Per paper: the paper's own claims by outcome ("claims", CONFIRMED, REPRODUCED, ...), the controls and how
+    many checks came out as expected."""
     out: dict[str, dict] = {}
     for r in records:
-        c = out.setdefault(r["paper"], {"checks": 0, "claims": 0, "controls": 0, "errata": 0, "as_expected": 0,
-                                        **{v: 0 for v in VERDICTS}})
+        c = out.setdefault(r["paper"], {"checks": 0, "claims": 0, "controls": 0, "as_expected": 0,
+                                        **{v: 0 for v in OUTCOMES}})
         c["checks"] += 1
         c["as_expected"] += as_expected(r)
         if r.get("control_of"):
             c["controls"] += 1
         else:
             c["claims"] += 1
-            c[r["verdict"]] = c.get(r["verdict"], 0) + 1
-            c["errata"] += bool(r.get("erratum"))
+            c[outcome(r)] = c.get(outcome(r), 0) + 1
     return out
 
 
@@ -84,21 +75,52 @@ _MEANING = {CONFIRMED: "the interval lies inside the band", REFUTED: "the interv
 
 
 def verdict_sentence(rec: dict) -> str:
-    """What the verdict says, in words, and whether it is the one expected."""
-    v, e = rec["verdict"], rec["expected"]
-    text = f"{v}: {_MEANING.get(v, 'see the record')} ({interval(rec)} against {band(rec)})"
+    """What the outcome says, in words, the interval against the band, and whether it is the one expected."""
+    v, e, o = rec["verdict"], rec["expected"], outcome(rec)
+    text = f"{o}: {findings.MEANING.get(o, 'see the record')}" if not rec.get("control_of") else v
+    text += f" ({_MEANING.get(v, 'see the record')}: {interval(rec)} against {band(rec)})"
     text += ", as expected." if v == e else f"; expected {e}: NOT as expected."
     if rec.get("control_of"):
-        text += (f" This is a negative control of {rec['control_of']}: a variant the check must tell apart "
-                 "from the claim (its power).")
-    elif rec.get("erratum") and v == REFUTED:
-        text += " The statement as printed does not hold: see the erratum."
+        text += (f" This is a control of {rec['control_of']}: a variant the check must tell apart from the claim "
+                 "(its power), or, for a claim the paper gets wrong, the corrected statement.")
     return text
 
 
+def with_outcome(records: list[dict], *wanted: str) -> list[dict]:
+    """The papers' own claims (not controls) whose outcome is one of ``wanted``."""
+    return [r for r in records if not r.get("control_of") and outcome(r) in wanted]
+
+
 def refuted_statements(records: list[dict]) -> list[dict]:
-    """The papers' statements refuted as printed: claims (not controls) with an erratum."""
-    return [r for r in records if r.get("erratum") and not r.get("control_of")]
+    """The papers' statements shown false: claims (not controls) whose outcome is REFUTED (an erratum)."""
+    return with_outcome(records, REFUTED)
+
+
+def paper_paragraph(records: list[dict]) -> dict[str, list[dict] | int]:
+    """One paper's findings in three parts: how many claims hold (confirmed, reproduced, loose), the errata
+    (REFUTED) and the results we did not reproduce (NOT REPRODUCED), each a list of records."""
+    counts = {o: len(with_outcome(records, o)) for o in OUTCOMES}
+    return {"holds": counts[CONFIRMED] + counts[findings.REPRODUCED], "confirmed": counts[CONFIRMED],
+            "reproduced": counts[findings.REPRODUCED], "loose": with_outcome(records, findings.LOOSE),
+            "errata": with_outcome(records, REFUTED), "not_reproduced": with_outcome(records, findings.NOT_REPRODUCED),
+            "inconclusive": with_outcome(records, INCONCLUSIVE)}
+
+
+def paper_summary_text(records: list[dict]) -> str:
+    """The paragraph's plain-text form: what holds, what is wrong, what we could not reproduce."""
+    p = paper_paragraph(records)
+    parts = [f"{p['confirmed']} claim{'s' * (p['confirmed'] != 1)} confirmed"]
+    if p["reproduced"]:
+        parts.append(f"{p['reproduced']} printed number{'s' * (p['reproduced'] != 1)} reproduced")
+    if p["loose"]:
+        parts.append(f"{len(p['loose'])} bound{'s' * (len(p['loose']) != 1)} holding but loose")
+    text = "Holds: " + ", ".join(parts) + "."
+    text += f" Wrong in the paper (errata): {len(p['errata'])}." if p["errata"] else " No erratum found."
+    if p["not_reproduced"]:
+        text += f" Not reproduced by us: {len(p['not_reproduced'])} (cause stated on each)."
+    if p["inconclusive"]:
+        text += f" Inconclusive: {len(p['inconclusive'])}."
+    return text
 
 
 def overrides(rec: dict) -> dict:
@@ -125,7 +147,9 @@ def run_label(rec: dict) -> str:
 
 SOFTWARE = {"git_commit": "git commit", "simverify_version": "simverify", "python_version": "Python",
             "numba_version": "Numba", "numpy_version": "NumPy", "scipy_version": "SciPy", "xarray_version": "xarray",
-            "machine": "machine"}
+            "machine": "machine", "llvmlite_version": "llvmlite", "cpu_flags": "CPU flags (numerics)",
+            "blas": "BLAS (version; core type, threading, threads; library)", "numba_threads": "Numba threads",
+            "openblas_coretype": "OPENBLAS_CORETYPE", "numerics_environment": "BLAS/Numba environment"}
 
 
 def software_summary(records: list[dict]) -> dict[str, str]:
@@ -155,27 +179,3 @@ def run_summary(records: list[dict]) -> dict[str, str]:
             "per-claim level": distinct(level(r.get("confidence_level")) if r.get("confidence_level") is not None
                                         else None for r in records),
             "--set overrides, --replicates": "; ".join(deviating) or "none (tier defaults)"}
-
-
-def changes(new: list[dict], old: list[dict]) -> list[dict]:
-    """Per (claim, tier) in both: a changed verdict, or an interval that moved (disjoint from the old
-    one, or an estimate shifted by more than the old half-width)."""
-    before = {(r["id"], r["tier"]): r for r in old}
-    out = []
-    for r in new:
-        o = before.get((r["id"], r["tier"]))
-        if o is None:
-            continue
-        kinds = []
-        if r["verdict"] != o["verdict"]:
-            kinds.append(f"verdict {o['verdict']} -> {r['verdict']}")
-        try:
-            half = (o["ci"][1] - o["ci"][0]) / 2
-            disjoint = r["ci"][0] > o["ci"][1] or r["ci"][1] < o["ci"][0]
-            if disjoint or abs(r["estimate"] - o["estimate"]) > half:
-                kinds.append(f"interval moved {interval(o)} -> {interval(r)}")
-        except (TypeError, KeyError, IndexError):
-            pass
-        if kinds:
-            out.append({"id": r["id"], "tier": r["tier"], "change": "; ".join(kinds), "old": o, "new": r})
-    return out
