@@ -1,5 +1,6 @@
 """CLI contract: bad input refused before any work, store permissions and paths, robust reports,
-process-pool workers (threads, parent death) and calibration."""
+process-pool workers (threads, parent death), calibration, and selecting and stopping runs (-k, -x, --lf,
+--plan, --controls)."""
 import glob
 import json
 import math
@@ -15,9 +16,11 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from simverify import runner, stats
-from simverify.cli import _parse_set
-from simverify.executors import ProcessExecutor
+from simverify import registry, runner, stats
+from simverify.cli import _parse_set, keyword_matcher
+from simverify.cli import main as cli_main
+from simverify.executors import ProcessExecutor, SerialExecutor
+from simverify.store import Store
 
 from .signals import sigint_by_default
 
@@ -389,3 +392,147 @@ def test_projected_miss_is_nan_without_a_band_two_seeds_or_a_decisive_expectatio
     assert math.isnan(runner.projected_miss(stats.CONFIRMED, (math.nan, math.nan), est, ci))
     assert math.isnan(runner.projected_miss(stats.CONFIRMED, (1, 3), est[:1], ci[:1]))
     assert math.isnan(runner.projected_miss(stats.INCONCLUSIVE, (1, 3), est, ci))
+
+
+# --- selection, -x, --lf, --plan, --report, controls ------------------------------------------------
+
+def main(capsys, *args) -> tuple[int, str, str]:
+    """The command line in this process: (exit status, stdout, stderr)."""
+    code = cli_main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("expr,ids", [
+    ("power", {"toy.power", "toy.power~wrong_exponent"}),
+    ("POWER and not wrong", {"toy.power"}),
+    ("toy and (slow or border) and not ~", {"toy.slow", "toy.borderline"}),
+    ("not not tight", {"toy.slow~tight"})])
+def test_k_expression_matches_substrings_of_ids_with_not_and_or_parentheses(expr, ids):
+    match = keyword_matcher(expr)
+    toy = [c.id for c in registry.all_claims("toy")]
+    assert {i for i in toy if match(i)} == ids
+
+
+@pytest.mark.parametrize("expr", ["", "power and", "(power", "power)", "power slow", "and power"])
+def test_malformed_k_expression_is_refused_in_one_line_before_any_work(tmp_path, expr):
+    store = tmp_path / "s"
+    assert_refused(cli("check", "-k", expr, "--scheduler", "serial", "--store", str(store)), "-k")
+    assert not store.exists()
+
+
+def test_k_matching_nothing_is_refused_in_one_line_and_writes_nothing(tmp_path):
+    store = tmp_path / "s"
+    res = cli("check", "--paper", "toy", "-k", "no-such-claim", "--scheduler", "serial", "--store", str(store))
+    assert_refused(res, "-k 'no-such-claim' matches no claim id")
+    assert not store.exists()
+
+
+def test_k_alone_selects_among_all_claims_and_list_takes_it_too(tmp_path, capsys):
+    code, out, _ = main(capsys, "check", "-k", "toy.power and not wrong", "--json", "--scheduler", "serial",
+                        "--store", str(tmp_path / "s"))
+    assert code == 0 and [r["id"] for r in json.loads(out)] == ["toy.power"]
+    code, out, _ = main(capsys, "list", "-k", "toy.slow", "--json")
+    assert code == 0 and [r["id"] for r in json.loads(out)] == ["toy.slow", "toy.slow~tight"]
+
+
+def test_exitfirst_stops_at_the_first_unexpected_check_runs_nothing_after_and_exits_1(tmp_path, capsys):
+    """toy.borderline (INCONCLUSIVE at seed 0, expected CONFIRMED) completes first; toy.slow's cells never run."""
+    store = tmp_path / "s"
+    code, out, _ = main(capsys, "check", "toy.borderline", "toy.slow", "-x", "--scheduler", "serial",
+                        "--store", str(store))
+    assert code == 1
+    assert out.splitlines()[-1].startswith("0 as expected, 1 not as expected; stopped at the first not as "
+                                           "expected (-x), 1 not run")
+    assert sorted(p.name for p in (store / "results").iterdir()) == ["toy.borderline"]
+    assert len(list(store.rglob("cells/*/*.npz"))) == 16  # toy.borderline's 4 x 4, none of toy.slow's
+
+
+def test_last_failed_reruns_only_the_checks_not_as_expected_last_time_and_says_so(tmp_path, capsys):
+    store = str(tmp_path / "s")
+    code, _, err = main(capsys, "check", "--lf", "-k", "power or border", "--no-controls", "--scheduler", "serial",
+                        "--store", store)
+    assert code == 1 and "none of the 2 selected checks was not as expected when last run" in err
+    assert json.loads((tmp_path / "s" / "lastfailed.json").read_text()) == {"quick": ["toy.borderline"]}
+    code, out, err = main(capsys, "check", "--lf", "-k", "power or border", "--no-controls", "--json",
+                          "--scheduler", "serial", "--store", store)
+    assert [r["id"] for r in json.loads(out)] == ["toy.borderline"]
+    assert "running the 1 of 2 selected checks not as expected when last run at tier quick" in err
+    # alone it has the whole error budget, a narrower interval: as expected now, it leaves the list
+    assert code == 0 and json.loads((tmp_path / "s" / "lastfailed.json").read_text()) == {"quick": []}
+
+
+def test_plan_lists_checks_cells_and_cost_writes_nothing_and_exits_0(tmp_path, capsys):
+    store = tmp_path / "s"
+    code, out, _ = main(capsys, "check", "toy.power", "toy.slow", "--plan", "--store", str(store))
+    assert code == 0 and not store.exists()
+    rows = [x for x in out.splitlines() if x.startswith("toy.")]
+    assert [x.split()[0] for x in rows] == ["toy.power", "toy.slow"]
+    assert "4 cells x 8" in rows[0] and "12 cells x 2" in rows[1] and all("unknown" in x for x in rows)
+    assert "56 to compute" in out and out.splitlines()[-1] == "nothing was run or written (--plan)"
+
+
+def test_plan_estimates_from_the_stores_timings_of_the_same_cells_and_counts_stored_cells(tmp_path, capsys):
+    store = tmp_path / "s"
+    assert main(capsys, "check", "toy.power", "--scheduler", "serial", "--store", str(store))[0] == 0
+    before = sorted(p.relative_to(store) for p in store.rglob("*"))
+    code, out, _ = main(capsys, "check", "toy.power", "--plan", "--json", "--store", str(store))
+    assert code == 0 and json.loads(out)["claims"][0]["stored"] == 32
+    code, out, _ = main(capsys, "check", "toy.power", "--seed", "7", "--plan", "--json", "--store", str(store))
+    row = json.loads(out)["claims"][0]  # another seed: new cells, same parameters, so measured times
+    assert (row["stored"], row["to_compute"], row["basis"], row["unknown_tasks"]) == (0, 32, "measured", 0)
+    assert row["seconds"] > 0
+    code, out, _ = main(capsys, "check", "toy.power", "--tier", "full", "--plan", "--json", "--store", str(store))
+    row = json.loads(out)["claims"][0]  # full tier: x = 16 has no timing, the sweep's mean stands in
+    assert (row["stored"], row["to_compute"], row["basis"]) == (32, 48, "mixed")
+    assert sorted(p.relative_to(store) for p in store.rglob("*")) == before
+
+
+def test_report_option_prints_where_the_report_was_written_last(tmp_path, capsys):
+    code, out, _ = main(capsys, "check", "toy.power", "--scheduler", "serial", "--store", str(tmp_path / "s"),
+                        "--report", str(tmp_path / "rep"))
+    assert code == 0 and out.splitlines()[-1] == f"report: {tmp_path / 'rep' / 'index.html'}"
+    assert (tmp_path / "rep" / "index.html").is_file()
+
+
+def test_named_claim_says_its_controls_were_not_run_and_controls_runs_them(tmp_path, capsys):
+    store = str(tmp_path / "s")
+    code, out, err = main(capsys, "check", "toy.power", "--json", "--scheduler", "serial", "--store", store)
+    assert [r["id"] for r in json.loads(out)] == ["toy.power"]
+    assert err.strip() == ("simverify: controls not run: toy.power~wrong_exponent (add --controls to run the "
+                           "named claims' controls)")
+    code, out, err = main(capsys, "check", "toy.power", "--controls", "--json", "--scheduler", "serial",
+                          "--store", store)
+    assert code == 0 and [r["id"] for r in json.loads(out)] == ["toy.power", "toy.power~wrong_exponent"]
+    assert err == ""
+
+
+def test_on_record_gets_each_claim_as_it_completes_with_records_identical_to_a_run_without(tmp_path):
+    claims = [registry.get(i) for i in ("toy.power", "toy.borderline", "toy.power~wrong_exponent")]
+    seen, cells_when_first = [], []
+    computed = []
+
+    def on_record(rec):
+        seen.append(rec["id"])
+        cells_when_first.append(len(computed))
+
+    with SerialExecutor() as ex:
+        streamed = runner.check(claims, "quick", Store(tmp_path / "a"), ex, on_record=on_record,
+                                on_cell=lambda task, s: computed.append(task.key))
+    with SerialExecutor() as ex:
+        plain = runner.check(claims, "quick", Store(tmp_path / "b"), ex)
+    assert seen == ["toy.power", "toy.borderline", "toy.power~wrong_exponent"]
+    assert cells_when_first[0] == 32 < len(computed) == 80  # the first claim came after its own cells only
+    same = ("id", "verdict", "estimate", "ci", "band", "confidence_level", "n_cells", "run_key")
+    assert [{k: r[k] for k in same} for r in streamed] == [{k: r[k] for k in same} for r in plain]
+
+
+def test_list_names_each_papers_citation_once_above_its_claims_and_json_carries_it(capsys):
+    code, out, _ = main(capsys, "list", "--paper", "onebit")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("onebit: Shuang Qiu, Tingjin Luo, Jieping Ye and Ming Lin (2017).")
+    assert "arXiv:1703.06104" in lines[0] and sum("arXiv:" in line for line in lines) == 1
+    assert any("onebit.theorem1.kappa " in line and line.endswith("(loose)") for line in lines)
+    code, out, _ = main(capsys, "list", "-k", "crowd.table5.rte.kos", "--json")
+    (row,) = [r for r in json.loads(out) if r["id"] == "crowd.table5.rte.kos"]
+    assert row["finding"] == "not reproduced" and "Ibrahim" in row["citation"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -50,7 +51,7 @@ def test_a_closed_standard_output_ends_quietly_with_141():
 
 
 def test_progress_shows_the_start_up_phase_cells_rate_and_the_wall_time(tmp_path):
-    res = run("check", "toy.power", "--scheduler", "serial", "--store", str(tmp_path / "s"),
+    res = run("check", "toy.power", "-v", "--scheduler", "serial", "--store", str(tmp_path / "s"),
               env={**ENV, "SIMVERIFY_PROGRESS": "1"})
     assert res.returncode == 0, res.stderr
     assert "cells 0/32: starting workers, compiling kernels" in res.stderr
@@ -60,14 +61,111 @@ def test_progress_shows_the_start_up_phase_cells_rate_and_the_wall_time(tmp_path
     assert "wall" in res.stdout.splitlines()[-1]
 
 
-def test_result_line_of_an_expected_refuted_shows_the_erratum_first_words(capsys):
-    rec = {"id": "p.c", "verdict": "REFUTED", "expected": "REFUTED", "estimate": 1.27, "ci": [1.26, 1.28],
-           "band": [float("-inf"), 1.02], "confidence_level": 0.9998, "n_cells": 5, "elapsed_s": 1.0,
-           "erratum": "The proof treats V_k as Laplace(1) but for Gaussian sketches it is not."}
-    cli._print_table([rec], wall=2.0)
-    out = capsys.readouterr().out
-    assert "band [-inf, 1.02] level 0.99980" in out
-    assert "erratum: The proof treats V_k as Laplace(1) but for ..." in out
+def record(cid="p.c", verdict="CONFIRMED", expected="CONFIRMED", paper="p", **extra) -> dict:
+    """A verdict record as runner.record_for writes it (the keys the terminal output reads)."""
+    return {"id": cid, "paper": paper, "verdict": verdict, "expected": expected, "estimate": 2.0, "ci": [1.95, 2.05],
+            "band": [1.9, 2.1], "confidence_level": 0.9998, "n_cells": 5, "elapsed_s": 1.0, "advice": "",
+            "outcome": None, "finding": None, "erratum": "", **extra}
+
+
+ERRATUM = {"kind": "erratum", "text": "The proof treats V_k as Laplace(1). For Gaussian sketches it is not."}
+
+
+def test_verbose_line_shows_outcome_estimate_interval_band_and_the_finding_first_sentence_by_kind(capsys):
+    rec = record(verdict="REFUTED", expected="REFUTED", outcome="REFUTED", estimate=1.27, ci=[1.26, 1.28],
+                 band=[float("-inf"), 1.02], finding=ERRATUM)
+    reporter = cli.Reporter(["p.c", "p.d"], verbosity=1)
+    reporter(rec)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("ok p.c") and "REFUTED" in out[0]
+    assert "est 1.27 [1.26, 1.28] band [-inf, 1.02] level 0.99980" in out[0]
+    assert out[1].strip() == "erratum: The proof treats V_k as Laplace(1)."  # the first sentence only
+
+
+def test_the_result_word_is_the_outcome_and_a_differing_expectation_is_named(capsys):
+    reporter = cli.Reporter(["p.c", "p.d"], verbosity=1)
+    reporter(record(outcome="REPRODUCED"))
+    reporter(record(cid="p.d", verdict="INCONCLUSIVE", outcome="INCONCLUSIVE", advice="about 40 replicates"))
+    first, second, advice = capsys.readouterr().out.splitlines()
+    assert "REPRODUCED" in first and "CONFIRMED" not in first and first.startswith("ok ")
+    assert second.startswith("!! p.d") and "INCONCLUSIVE (expected CONFIRMED)" in second
+    assert advice.strip() == "about 40 replicates"
+
+
+def test_default_output_is_one_character_per_check_per_paper_then_findings_unexpected_and_summary(capsys):
+    records = [record("p.a"), record("p.b", verdict="REFUTED", expected="REFUTED", outcome="REFUTED", finding=ERRATUM),
+               record("p.c", verdict="INCONCLUSIVE", advice="about 40 replicates"),
+               record("q.a", paper="q", outcome="LOOSE", finding={"kind": "loose", "text": "Loose by 3x. Holds."})]
+    reporter = cli.Reporter([r["id"] for r in records], verbosity=0, width=60)
+    for r in records:
+        reporter(r)
+    reporter.finish(records, wall=2.0)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("p .xF ") and lines[0].endswith("[3/4]") and len(lines[0]) == 59
+    assert lines[1].startswith("q x ") and lines[1].endswith("[4/4]")
+    findings, unexpected = lines.index("findings (as expected):"), lines.index("not as expected:")
+    assert [x.split()[1] for x in lines[findings + 1:unexpected] if x.startswith("ok ")] == ["p.b", "q.a"]
+    assert "     erratum: The proof treats V_k as Laplace(1)." in lines and "     loose: Loose by 3x." in lines
+    assert lines[unexpected + 1].startswith("!! p.c") and "about 40 replicates" in lines[unexpected + 2]
+    assert lines[-1] == "3 as expected, 1 not as expected; findings: 1 erratum, 1 loose; wall 2.0 s"
+
+
+def test_quiet_prints_only_what_is_not_as_expected_and_the_summary(capsys):
+    records = [record("p.a"), record("p.c", verdict="INCONCLUSIVE"), record("p.b", expected="REFUTED",
+                                                                        verdict="REFUTED", finding=ERRATUM)]
+    reporter = cli.Reporter([r["id"] for r in records], verbosity=-1)
+    for r in records:
+        reporter(r)
+    reporter.finish(records, wall=1.0)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("!! p.c")
+    assert lines[1].startswith("2 as expected, 1 not as expected; findings: 1 erratum")
+
+
+def test_numbers_get_the_digits_that_tell_interval_and_band_apart():
+    # was "est 90.68 band [90.7, 90.7]": the band's edges printed alike
+    est, lo, hi, band_lo, band_hi = cli.distinct_figures([90.68, 90.664, 90.697, 90.65, 90.71])
+    assert (band_lo, band_hi) == ("90.65", "90.71") and (lo, hi) == ("90.66", "90.7")
+    # an interval's bound just inside the band's edge prints below it
+    assert cli.distinct_figures([2.05, 2.0, 2.09999, 1.9, 2.1]) == ["2.05", "2", "2.09999", "1.9", "2.1"]
+    assert cli.distinct_figures([1.0, float("-inf"), float("nan"), None, 1.0]) == ["1", "-inf", "nan", "n/a", "1"]
+    line = cli.result_line(record(estimate=90.68, ci=[90.664, 90.697], band=[90.65, 90.71]))
+    assert "est 90.68 [90.66, 90.7] band [90.65, 90.71]" in line
+
+
+def test_the_first_claims_line_is_on_the_terminal_while_later_cells_still_run(tmp_path):
+    """Through a pseudo-terminal: toy.power's character appears while toy.slow's 24 cells (0.25 s each) run."""
+    store = tmp_path / "s"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: simverify on the terminal
+        try:
+            os.chdir(ROOT)
+            os.execve(sys.executable, [sys.executable, "-m", "simverify.cli", "check", "toy.power", "toy.slow",
+                                       "--scheduler", "serial", "--store", str(store)], {**ENV, "COLUMNS": "100"})
+        finally:
+            os._exit(127)
+    seen, finished_then = b"", None
+    try:
+        while True:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+            if finished_then is None and b"toy ." in seen:
+                finished_then = sorted(store.rglob("results/*/*.json"))
+                slow_cells = len(list(store.rglob("cells/*/*.npz"))) - 32
+    finally:
+        _, status = os.waitpid(pid, 0)
+    text = seen.decode()
+    assert finished_then is not None, text
+    assert [p.parent.name for p in finished_then] == ["toy.power"] and slow_cells < 24
+    assert "cells 0/56: starting workers" in text  # the progress shares the line, after the characters
+    last = text.strip().splitlines()
+    assert os.waitstatus_to_exitcode(status) in (0, 1) and "as expected" in last[-2]
+    assert last[-1].startswith("simverify: controls not run: toy.power~wrong_exponent")  # said once, at the end
 
 
 def test_dask_scheduler_without_the_extra_is_refused_naming_the_extra(monkeypatch, tmp_path, capsys):

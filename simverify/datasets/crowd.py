@@ -12,7 +12,13 @@ four ship in ``data/crowd/``, provenance in ``data/PROVENANCE.md``):
 Both read into :class:`Answers`: integer codes for items, workers and classes (0-based; ids in order of first
 appearance, labels sorted) beside the original ids. Policy on duplicates: a second answer by the same worker to the
 same item is refused, naming both lines, since aggregators weigh every answer once. Malformed files are refused
-with one line ``file:line: problem``."""
+with one line ``file:line: problem``.
+
+A shipped set as crowd-kit's frame, with its gold labels as a Series indexed by task (pandas as pd)::
+
+    answers = shipped("bluebird")                  # one of SHIPPED
+    frame = to_frame(answers)                      # columns task, worker, label
+    gold = pd.Series(answers.classes[answers.gold], index=answers.item_ids)[answers.gold >= 0]"""
 from __future__ import annotations
 
 import csv

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .datasets import crowd as crowd_data
-from .metrics import label_error
-from .solvers.crowd.methods import METHODS, aggregate, check_method
-from .store import check_writable
-from .usage import UsageError
+from ..datasets import crowd as crowd_data
+from ..metrics import label_error
+from ..solvers.crowd.methods import METHODS, aggregate, check_method
+from ..store import check_writable
+from ..usage import UsageError
 
 
 def add_parser(sub, fmt) -> None:

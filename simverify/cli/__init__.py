@@ -1,0 +1,186 @@
+"""`simverify list | check | report | calibrate | cache` (docs/cli.md).
+
+Exit status: 0 when every verdict equals its expectation, 1 when some differs, 2 for bad
+usage or bad input (a clear message on stderr, nothing written), 130 on interruption,
+141 when the reader of standard output went away (``simverify list --json | head``).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+
+from .. import registry, runner
+from ..store import default_store
+from ..usage import UsageError
+from .cache import cmd_cache
+from .calibrate import cmd_calibrate
+from .check import cmd_check, cmd_list
+from .common import DEFAULT_REPORT, _parse_set, keyword_matcher
+from .report import cmd_report
+from .terminal import Reporter, distinct_figures, result_line
+
+__all__ = ["main", "entry", "build_parser", "Reporter", "distinct_figures", "result_line", "keyword_matcher",
+           "_parse_set", "DEFAULT_REPORT"]
+
+def _version() -> str:
+    from .. import __version__
+    from ..sweep import git_commit
+    return f"simverify {__version__} (commit {git_commit()[:12]})"
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows a default where there is one to show (not None, False or an empty list)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "(default" in text or action.default is None or action.default is False or action.default == [] \
+                or action.default == argparse.SUPPRESS:
+            return text
+        return text + " (default: %(default)s)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = _Help
+    p = argparse.ArgumentParser(prog="simverify", formatter_class=fmt,
+                                description="Executable checks of papers' lemmas and theorems.")
+    p.add_argument("--version", action="version", version=_version())
+    sub = p.add_subparsers(dest="command", required=True)
+    lp = sub.add_parser("list", help="list registered claims and their controls", formatter_class=fmt)
+    lp.add_argument("--paper", help="only this paper's claims (default: every paper)")
+    lp.add_argument("-k", metavar="EXPR", help="only claim ids matching EXPR (as check -k)")
+    lp.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    lp.set_defaults(fn=cmd_list)
+
+    def store_option(sp):
+        sp.add_argument("--store", default=str(default_store()),
+                        help="store directory (cells, Datasets, verdict records); $SIMVERIFY_STORE sets the default")
+
+    def run_options(sp):
+        sp.add_argument("ids", nargs="*", metavar="ID", help="claim ids (see 'simverify list')")
+        sp.add_argument("--paper", help="every claim of this paper")
+        sp.add_argument("--all", action="store_true", help="every registered claim")
+        sp.add_argument("--no-controls", action="store_true", help="with --all/--paper: skip control variants")
+        sp.add_argument("--controls", action="store_true", help="with claim ids: also run each named claim's "
+                        "controls (without it their ids are named as not run)")
+        sp.add_argument("-k", metavar="EXPR", help="only claim ids matching EXPR: case-insensitive substrings with "
+                        "not, and, or, parentheses (pytest's -k); alone, selects among all claims")
+        sp.add_argument("--tier", choices=["quick", "full"], default="quick", help="grid and replicate sizes")
+        sp.add_argument("--seed", type=int, default=0, help="root seed of every cell's random stream")
+        sp.add_argument("--workers", type=int, help="worker processes (default: one per core)")
+        sp.add_argument("--scheduler", default="processes", help="serial, processes, dask or tcp://host:port")
+        store_option(sp)
+        sp.add_argument("--alpha", type=float, default=runner.DEFAULT_ALPHA, help="family-wise false-fail budget")
+        sp.add_argument("--json", action="store_true", help="print the verdict records as JSON")
+        sp.add_argument("--replicates", type=int, help="replicates per cell (default: the tier's)")
+        sp.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
+                        help="override a grid axis or fixed parameter (repeatable)")
+
+    cp = sub.add_parser("check", help="run claims and print verdicts", formatter_class=fmt)
+    run_options(cp)
+    cp.add_argument("--report", metavar="DIR", help="also write the report of this store to DIR")
+    cp.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first check not as expected "
+                    "(cells still queued or running are abandoned; exit 1)")
+    cp.add_argument("--lf", "--last-failed", dest="lf", action="store_true",
+                    help="only the selected checks not as expected when last run at this tier in this store (all "
+                    "selected when none); alone, selects among all claims")
+    cp.add_argument("--plan", action="store_true", help="dry run: list the checks, their cells and the estimated "
+                    "compute time, then exit 0 without running or writing anything")
+    cp.add_argument("-v", "--verbose", action="count",
+                    help="one line per check: outcome, estimate, interval, band")
+    cp.add_argument("-q", "--quiet", action="count",
+                    help="only what is not as expected, and the summary line")
+    cp.set_defaults(fn=cmd_check)
+
+    rp = sub.add_parser("report", help="write the report site and report.md from a store", formatter_class=fmt)
+    store_option(rp)
+    rp.add_argument("--out", help=f"output directory (index.html is its entry page) (default: {DEFAULT_REPORT})")
+    rp.add_argument("--tier", choices=["quick", "full"], help="only this tier (default: every tier)")
+    rp.add_argument("--compare", metavar="BASELINE", help="a store, a report directory (its results.json, e.g. "
+                    "reports/quick) or a results.json: flag verdicts that changed and estimates that moved beyond "
+                    "their intervals; count floating-point noise")
+    rp.add_argument("--calibration", metavar="FILE", help="calibration rows ('calibrate --out FILE') to show "
+                    "beside the verdicts, with the store's own")
+    rp.add_argument("--with-data", action="store_true", help="also write the cell data (NetCDF and CSV) under "
+                    "data/, once per distinct Dataset")
+    rp.add_argument("--reference", action="store_true", help="regenerate the committed reference: reports/quick "
+                    "of the checkout, quick tier, every registered check from one default run, no cell data, its "
+                    "calibration.json kept; removes the pages, figures and data it did not write")
+    rp.set_defaults(fn=cmd_report)
+
+    kp = sub.add_parser("calibrate", help="false-fail rate and power of claims over many root seeds",
+                        formatter_class=fmt)
+    run_options(kp)
+    kp.add_argument("--seeds", type=int, default=20, help="number of root seeds (seed .. seed+N-1)")
+    kp.add_argument("--out", metavar="FILE", help="also merge the rows (dated, with commit, tier, seeds, alpha) "
+                    "into this JSON file, e.g. reports/quick/calibration.json (read by 'report')")
+    kp.set_defaults(fn=cmd_calibrate)
+
+    hp = sub.add_parser("cache", help="what the store's cell cache holds; remove cells of old code",
+                        formatter_class=fmt)
+    hp.add_argument("action", choices=["info", "clean"], help="info: sizes and cells per claim; clean: remove")
+    store_option(hp)
+    hp.add_argument("--all", action="store_true", help="clean: remove every cell, Dataset and result, not only "
+                    "cells of old code")
+    hp.add_argument("--json", action="store_true", help="print JSON")
+    hp.set_defaults(fn=cmd_cache)
+    from .crowd import add_parser as add_crowd_parser
+    add_crowd_parser(sub, fmt)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for name in ("replicates", "workers", "seeds"):
+        v = getattr(args, name, None)
+        if v is not None and v < 1:
+            parser.exit(2, f"simverify: error: --{name} must be >= 1, got {v}\n")
+    if getattr(args, "seed", 0) < 0:
+        parser.exit(2, f"simverify: error: --seed must be >= 0, got {args.seed}\n")
+    try:
+        return args.fn(args)
+    except (UsageError, registry.UnknownClaim) as exc:
+        sys.stderr.write(f"simverify: error: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        end_progress_line = "\n" if sys.stderr.isatty() else ""
+        sys.stderr.write(f"{end_progress_line}simverify: interrupted; finished cells are stored, rerun to resume\n")
+        return 130
+
+
+def entry() -> None:
+    """The console script: ``main()``, then exit. After an interruption the process ends at once
+    (exit 130) instead of waiting at interpreter exit for a process pool's helper threads, which a
+    worker terminated mid-startup can leave blocked. A closed standard output (``| head``) ends it
+    quietly with 141, as a shell reports SIGPIPE."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python flushes stdout again at exit
+        sys.exit(141)
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        _stop_resource_tracker()
+        os._exit(130)
+    sys.exit(code)
+
+
+def _stop_resource_tracker() -> None:
+    """End multiprocessing's resource tracker before an immediate exit: otherwise it reports the pool's
+    semaphores as leaked (on Linux they are unlinked at creation, so nothing is left behind)."""
+    from multiprocessing import resource_tracker
+    pid = getattr(getattr(resource_tracker, "_resource_tracker", None), "_pid", None)
+    if pid:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+if __name__ == "__main__":  # pragma: no cover
+    entry()

@@ -1,0 +1,134 @@
+"""`simverify list` and `simverify check`."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from contextlib import suppress
+
+from .. import registry, runner
+from ..executors import make_executor
+from ..findings import as_expected
+from ..store import Store, check_writable
+from ..usage import UsageError
+from .common import _controls_not_run, _controls_note, _note, _parse_set, _refused, _select, keyword_matcher
+from .plan import last_failed, plan_cost, print_plan, save_last_failed, save_timings
+from .report import _report
+from .terminal import Progress, Reporter
+
+
+def cmd_list(args) -> int:
+    with _refused():
+        claims = registry.all_claims(args.paper, controls=True)
+    if args.paper and not claims:
+        raise UsageError(f"unknown paper {args.paper!r}; papers are {registry.papers()}")
+    if args.k is not None:
+        match = keyword_matcher(args.k)
+        claims = [c for c in claims if match(c.id)]
+        if not claims:
+            raise UsageError(f"-k {args.k!r} matches no claim id")
+    rows = [{"id": c.id, "paper": c.paper, "item": c.item, "law": c.law.kind, "expected": c.expected,
+             "finding": c.finding.kind if c.finding else None, "statement": c.statement,
+             "control_of": c.control_of, "citation": (registry.citation(c.paper) or {}).get("text")} for c in claims]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    paper = None
+    for r in rows:
+        if r["paper"] != paper:  # each paper's citation once, above its claims
+            paper = r["paper"]
+            print(f"{'' if r is rows[0] else chr(10)}{paper}: {r['citation'] or 'no citation declared'}")
+        finding = f" ({r['finding']})" if r["finding"] else ""
+        print(f"  {r['id']:<56} {r['item']:<14} {r['law']:<26} expect {r['expected']}{finding}")
+    return 0
+
+
+def _prepare(args):
+    """Every check of bad input, before any work: ids, parameters (by planning every claim), the store's
+    writability, and last the executor (the scheduler reached). Returns (claims, overrides, plans, store,
+    executor); raises UsageError having written nothing. ``--plan`` checks neither writability nor the
+    scheduler and returns no executor."""
+    claims = _select(args)
+    overrides = _parse_set(args.set)
+    dry = getattr(args, "plan", False)
+    with _refused():
+        runner.check_alpha(args.alpha)
+        store = Store(args.store)
+        store.check_compatible()
+        if getattr(args, "lf", False):
+            claims, args.lf_note = _last_failed_only(claims, store, args.tier)
+        plans = runner.plan_all(claims, args.tier, root_seed=args.seed, replicates=args.replicates,
+                                overrides=overrides)
+        if dry:
+            return claims, overrides, plans, store, None
+        store.check_writable()
+        if getattr(args, "report", None):
+            check_writable(args.report, "report directory")
+        executor = make_executor(args.scheduler, args.workers)
+    return claims, overrides, plans, store, executor
+
+
+def _last_failed_only(claims: list, store: Store, tier: str) -> tuple[list, str]:
+    """--lf: the selected claims not as expected when last checked at this tier (all of them when none),
+    and the line that says which."""
+    failed = last_failed(store, tier)
+    kept = [c for c in claims if c.id in failed]
+    if kept:
+        return kept, (f"--lf: running the {len(kept)} of {len(claims)} selected checks not as expected when "
+                      f"last run at tier {tier}")
+    return claims, (f"--lf: none of the {len(claims)} selected checks was not as expected when last run at tier "
+                    f"{tier} (or the store records no run): running all of them")
+
+
+class _Stopped(Exception):
+    """-x: leave the executor by an exception, so that it abandons the cells still running."""
+
+
+def cmd_check(args) -> int:
+    t0 = time.perf_counter()
+    claims, overrides, plans, store, executor = _prepare(args)
+    id_width = min(max(len(c.id) for c in claims), 60)
+    if getattr(args, "lf_note", None):
+        _note(args.lf_note)
+    skipped = _controls_not_run(args, claims)
+    if args.plan:
+        _controls_note(skipped)
+        cost = plan_cost(plans, store)
+        if args.json:
+            print(json.dumps({"tier": args.tier, **cost}, indent=1))
+        else:
+            workers = 1 if args.scheduler == "serial" else args.workers or os.cpu_count() or 1
+            print_plan(cost, args.tier, workers, id_width)
+        return 0
+    progress = Progress(sys.stderr.isatty() and not args.json)
+    verbosity = (args.verbose or 0) - (args.quiet or 0)
+    reporter = None if args.json else Reporter([c.id for c in claims], verbosity, progress)
+    cells: list = []
+    first_unexpected = (lambda r: not as_expected(r)) if args.exitfirst else None
+    records: list[dict] = []
+    try:
+        with executor:
+            records = runner.check(claims, args.tier, store, executor, root_seed=args.seed,
+                                   replicates=args.replicates, overrides=overrides, alpha=args.alpha, plans=plans,
+                                   progress=progress, on_record=reporter, stop=first_unexpected,
+                                   on_cell=lambda task, seconds: cells.append((task, seconds)))
+            if len(records) < len(claims):
+                raise _Stopped
+    except _Stopped:
+        pass
+    finally:
+        with suppress(OSError):  # bookkeeping for --plan and --lf: never fails a run
+            save_timings(store, cells)
+    with suppress(OSError):
+        save_last_failed(store, args.tier, records)
+    report = _report(store, args.report, args.tier) if args.report else None
+    wall = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps(records, indent=1, default=float))
+    else:
+        reporter.finish(records, wall, not_run=len(claims) - len(records))
+    if report is not None:
+        print(f"report: {report.paths[0]}", file=sys.stderr if args.json else sys.stdout)
+    _controls_note(skipped)  # after the run: an interrupted run still ends in its one line
+    return 0 if len(records) == len(claims) and all(as_expected(r) for r in records) else 1

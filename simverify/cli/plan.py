@@ -1,0 +1,161 @@
+"""`check --plan` and `--lf`: cost estimates from the timings a store keeps, and the ids last not as expected."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import sweep
+from ..findings import as_expected
+from ..store import Store, atomic_write
+
+TIMINGS = "timings.json"      # in the store: seconds per cell task by sweep and parameters (written by check)
+
+
+LAST_FAILED = "lastfailed.json"  # in the store: per tier, the ids not as expected when last checked
+
+
+def _read_json(path, default):
+    try:
+        data = json.loads(path.read_text())
+        return data if isinstance(data, type(default)) else default
+    except (OSError, ValueError):
+        return default
+
+
+def _params_key(task) -> str:
+    return sweep.digest(task.params, 8)
+
+
+def save_timings(store: Store, cells: list) -> None:
+    """Merge the compute seconds of this run's (task, seconds) into the store's timings: per sweep and cell
+    parameters, the mean seconds of one task (replicate) as last measured."""
+    if not cells:
+        return
+    seen: dict[str, dict[str, list[float]]] = {}
+    for task, seconds in cells:
+        seen.setdefault(task.sweep, {}).setdefault(_params_key(task), []).append(seconds)
+    path = store.root / TIMINGS
+    timings = _read_json(path, {})
+    for name, by_params in seen.items():
+        entry = timings.setdefault(name, {})
+        entry.update({k: round(sum(v) / len(v), 6) for k, v in by_params.items()})
+    text = json.dumps(timings, sort_keys=True)
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def save_last_failed(store: Store, tier: str, records: list[dict]) -> None:
+    """Per tier, the ids not as expected when last checked: this run's unexpected ids are added, its
+    expected ones removed, ids it did not run kept."""
+    path = store.root / LAST_FAILED
+    last = _read_json(path, {})
+    ids = set(last.get(tier) or [])
+    ids -= {r["id"] for r in records if as_expected(r)}
+    ids |= {r["id"] for r in records if not as_expected(r)}
+    last[tier] = sorted(ids)
+    text = json.dumps(last, indent=1, sort_keys=True)
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text + "\n"))
+
+
+def last_failed(store: Store, tier: str) -> set[str]:
+    return set(_read_json(store.root / LAST_FAILED, {}).get(tier) or [])
+
+
+def plan_cost(plans: list, store: Store) -> dict:
+    """What a run would compute, before any work: per claim its cells, tasks (cells x replicates), those the
+    store holds (no cost), and the estimated compute seconds of the others: "measured" from the store's timings
+    of the same sweep and cell parameters, else "crude" (the sweep's mean task time, else the most seconds per task
+    of the claim's stored verdict records), else "unknown"."""
+    timings = _read_json(store.root / TIMINGS, {})
+    means = {name: sum(t.values()) / len(t) for name, t in timings.items() if isinstance(t, dict) and t}
+    seen: dict[str, tuple[bool, float | None, str]] = {}  # key -> (stored, seconds, basis)
+    recorded: dict[str, float] | None = None
+
+    def cost(task, claim_id: str):
+        nonlocal recorded
+        if task.key not in seen:
+            if store.cell_path(task.key).exists():
+                seen[task.key] = (True, 0.0, "stored")
+            else:
+                measured = (timings.get(task.sweep) or {}).get(_params_key(task))
+                if measured is None and task.sweep not in means and recorded is None:
+                    recorded = _seconds_per_task_recorded(store)
+                if measured is not None:
+                    seen[task.key] = (False, float(measured), "measured")
+                elif task.sweep in means:
+                    seen[task.key] = (False, means[task.sweep], "crude")
+                elif claim_id in (recorded or {}):
+                    seen[task.key] = (False, recorded[claim_id], "crude")
+                else:
+                    seen[task.key] = (False, None, "unknown")
+        return seen[task.key]
+
+    rows = []
+    for p in plans:
+        keys = dict.fromkeys(t.key for t in p.tasks)
+        tasks = {t.key: t for t in p.tasks}
+        costs = [cost(tasks[k], p.claim.id) for k in keys]
+        bases = {basis for stored, _, basis in costs if not stored}
+        rows.append({"id": p.claim.id, "paper": p.claim.paper, "sweep": p.claim.sweep.name, "cells": p.n_cells,
+                     "replicates": p.replicates, "tasks": len(keys),
+                     "stored": sum(stored for stored, _, _ in costs),
+                     "to_compute": sum(not stored for stored, _, _ in costs),
+                     "seconds": sum(s for stored, s, _ in costs if not stored and s is not None),
+                     "unknown_tasks": sum(s is None for _, s, _ in costs),
+                     "basis": "stored" if not bases else bases.pop() if len(bases) == 1 else "mixed"})
+    total = {"checks": len(plans), "tasks": len(seen), "stored": sum(v[0] for v in seen.values()),
+             "to_compute": sum(not v[0] for v in seen.values()),
+             "measured_s": sum(v[1] for v in seen.values() if v[2] == "measured"),
+             "crude_s": sum(v[1] for v in seen.values() if v[2] == "crude"),
+             "unknown_tasks": sum(v[2] == "unknown" for v in seen.values())}
+    return {"claims": rows, "total": total}
+
+
+def _seconds_per_task_recorded(store: Store) -> dict[str, float]:
+    """Claim id -> the most compute seconds per task its stored verdict records show (``elapsed_s`` over
+    cells x replicates; a run from stored cells shows less, hence the most)."""
+    out: dict[str, float] = {}
+    records, _ = store.read_results()
+    for _, r in records:
+        try:
+            per_task = float(r["elapsed_s"]) / (int(r["n_cells"]) * int(r["replicates"]))
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            continue
+        if per_task > out.get(r["id"], 0.0):
+            out[r["id"]] = per_task
+    return out
+
+
+def _seconds(s: float) -> str:
+    if s < 10:
+        return f"{s:.2g} s"
+    return f"{s:.0f} s" if s < 600 else f"{s / 60:.1f} min" if s < 36000 else f"{s / 3600:.1f} h"
+
+
+def print_plan(cost: dict, tier: str, workers: int, id_width: int) -> None:
+    basis_text = {"stored": "all stored", "measured": "measured", "crude": "crude: other cells' or runs' times",
+                  "unknown": "unknown: no timing of this sweep in the store", "mixed": "measured, crude or unknown"}
+    for r in cost["claims"]:
+        if r["to_compute"] == 0:
+            est = "0 s"
+        elif r["unknown_tasks"] == r["to_compute"]:
+            est = "?"
+        else:
+            est = ("~" if r["basis"] != "measured" else "") + _seconds(r["seconds"])
+            if r["unknown_tasks"]:
+                est = f">= {est} ({r['unknown_tasks']} tasks unknown)"
+        print(f"{r['id']:<{id_width}} {r['cells']:>6} cells x {r['replicates']:<4} {r['tasks']:>7} tasks, "
+              f"{r['stored']:>7} stored, {r['to_compute']:>7} to compute  {est:<12} ({basis_text[r['basis']]})")
+    t = cost["total"]
+    known = t["measured_s"] + t["crude_s"]
+    line = (f"plan: {t['checks']} check{'s' * (t['checks'] != 1)}, tier {tier}: {t['tasks']} distinct tasks "
+            f"(cells x replicates), {t['stored']} stored, "
+            f"{t['to_compute']} to compute; estimated compute {_seconds(t['measured_s'])} measured")
+    if t["crude_s"]:
+        line += f" + {_seconds(t['crude_s'])} crude"
+    if t["unknown_tasks"]:
+        line += f" + {t['unknown_tasks']} tasks of unknown cost"
+    if t["to_compute"] > t["unknown_tasks"]:
+        line += (f"; {'at least' if t['unknown_tasks'] else 'about'} {_seconds(known / max(1, workers))} of wall "
+                 f"on {workers} worker{'s' * (workers > 1)}")
+    print(line)
+    print("nothing was run or written (--plan)")

@@ -1,0 +1,41 @@
+"""`simverify report`: the site, report.md and results.json of a store (the reference with --reference)."""
+from __future__ import annotations
+
+import sys
+
+from ..store import Store, check_writable
+from ..usage import UsageError
+from .common import DEFAULT_REPORT, _refused
+
+
+def _report(store: Store, out: str | None, tier: str | None, compare: str | None = None, **options):
+    """Write the report (``options``: calibration, with_data, reference; see report.write_report); one stderr
+    line per unreadable file it names. UsageError when nothing is readable, a store has another layout, a
+    baseline or calibration file cannot be read or ``out`` cannot be written."""
+    from ..report import write_report
+    with _refused():  # NoResults and IncompatibleStore are ValueErrors
+        report = write_report(store, out, tier=tier, compare=compare, **options)
+    for path, reason in report.unreadable:
+        sys.stderr.write(f"simverify: warning: skipped unreadable {path}: {reason}\n")
+    return report
+
+
+def cmd_report(args) -> int:
+    with _refused():
+        store = Store(args.store)
+        if args.reference and (args.out is not None or args.tier not in (None, "quick") or args.with_data):
+            raise UsageError("--reference writes the quick tier to reports/quick without cell data: "
+                             "give no --out, --tier or --with-data with it")
+        if not args.reference:
+            check_writable(args.out or DEFAULT_REPORT, "report directory")
+    report = _report(store, None if args.reference else args.out or DEFAULT_REPORT, args.tier, args.compare,
+                     calibration=args.calibration, with_data=args.with_data, reference=args.reference)
+    for p in report.paths:
+        print(p)
+    if report.comparison is not None:
+        print(report.comparison.summary())
+    for c in report.changes:
+        print(f"changed: {c['id']} ({c['tier']}): {c['change']}")
+    for p in report.removed:
+        print(f"removed: {p}")
+    return 0
