@@ -214,8 +214,11 @@ class Citation:
         for name in ("authors", "title", "venue"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
                 raise ValueError(f"citation: {name} must be a non-empty string")
-        if isinstance(self.year, bool) or not isinstance(self.year, int):
-            raise ValueError("citation: year must be an int")
+        if isinstance(self.year, bool) or not isinstance(self.year, int) or not 1900 <= self.year <= 2100:
+            raise ValueError(f"citation: year must be an int in [1900, 2100], got {self.year!r}")
+        for name in ("arxiv", "doi"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"citation: {name} must be a string ('' for none)")
 
     def __str__(self) -> str:
         ids = [f"arXiv:{self.arxiv}" if self.arxiv else "", f"doi:{self.doi}" if self.doi else ""]

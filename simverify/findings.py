@@ -49,7 +49,10 @@ class Finding:
     cause: str = ""
 
     def __post_init__(self):
-        if self.kind not in KINDS:
+        for name in ("text", "derivation", "cause"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"a finding's {name} must be a string, got {type(getattr(self, name)).__name__}")
+        if not isinstance(self.kind, str) or self.kind not in KINDS:
             raise ValueError(f"finding kind must be one of {KINDS}, got {self.kind!r}")
         if not self.text.strip():
             raise ValueError("a finding needs its text")
@@ -57,6 +60,8 @@ class Finding:
             raise ValueError("an erratum needs its derivation (how the statement was shown false and re-derived)")
         if self.kind == NOT_REPRODUCED_KIND and self.cause not in CAUSES:
             raise ValueError(f"a non-reproduction names its cause, one of {CAUSES}, got {self.cause!r}")
+        if self.kind != NOT_REPRODUCED_KIND and self.cause:
+            raise ValueError(f"only a non-reproduction names a cause, not an {self.kind!r} finding")
 
     def as_record(self) -> dict:
         return {"kind": self.kind, "text": self.text, "derivation": self.derivation, "cause": self.cause}

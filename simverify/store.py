@@ -76,14 +76,22 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], None]) -> None:
         raise
 
 
+NAME_MAX = 255  # bytes in one path component on the file systems this runs on
+
+
 def check_writable(directory: str | os.PathLike, what: str = "directory") -> None:
     """Raise ValueError (one line) unless files can be created in ``directory``; leaves nothing behind
     (a missing directory is probed in its nearest existing ancestor, and is created only by the first write)."""
     directory = Path(directory)
+    if not str(directory):
+        raise ValueError(f"{what} path is empty")
+    long = [part for part in directory.parts if len(os.fsencode(part)) > NAME_MAX]
+    if long:
+        raise ValueError(f"{what} {directory} has a name longer than {NAME_MAX} bytes ({long[0][:40]}...)")
     probe = directory.absolute()
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
     try:
+        while not probe.exists() and probe != probe.parent:
+            probe = probe.parent
         if not probe.is_dir():
             raise NotADirectoryError(f"{probe} is not a directory")
         with tempfile.TemporaryDirectory(dir=probe, prefix=".tmp-probe-") as tmp:
@@ -235,9 +243,20 @@ def read_calibration_file(path: str | os.PathLike) -> list[dict]:
         rows = json.loads(Path(path).read_text())
     except (OSError, ValueError) as exc:
         raise ValueError(f"calibration file {path} cannot be read: {' '.join(str(exc).split())}") from None
-    if not isinstance(rows, list) or not all(isinstance(r, dict) and {"id", "tier"} <= r.keys() for r in rows):
-        raise ValueError(f"calibration file {path} is not a list of calibration rows (each with id and tier)")
+    if not isinstance(rows, list) or not all(_calibration_row(r) for r in rows):
+        raise ValueError(f"calibration file {path} is not a list of calibration rows (each with the strings id and "
+                         "tier and the counts misses and runs)")
     return rows
+
+
+def _count(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _calibration_row(r) -> bool:
+    count = _count
+    return (isinstance(r, dict) and isinstance(r.get("id"), str) and isinstance(r.get("tier"), str)
+            and count(r.get("misses")) and count(r.get("runs")))
 
 
 def merge_calibration(*sources: list[dict]) -> list[dict]:

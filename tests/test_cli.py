@@ -536,3 +536,32 @@ def test_list_names_each_papers_citation_once_above_its_claims_and_json_carries_
     code, out, _ = main(capsys, "list", "-k", "crowd.table5.rte.kos", "--json")
     (row,) = [r for r in json.loads(out) if r["id"] == "crowd.table5.rte.kos"]
     assert row["finding"] == "not reproduced" and "Ibrahim" in row["citation"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["list", "-k", "(" * 60 + "toy" + ")" * 60], "nests deeper than 50"),
+    (["list", "-k", "not " * 60 + "toy"], "nests deeper than 50"),
+    (["check", "toy.power", "--plan", "--replicates", "1000000000"], "--replicates must lie in [1, 100000]"),
+    (["check", "toy.power", "--report", ""], "--report names no path"),
+    (["check", "toy.power", "--report", "r" * 300], "has a name longer than 255 bytes"),
+    (["calibrate", "toy.power", "--seeds", "2", "--out", "c" * 300], "has a name longer than 255 bytes"),
+    (["check", "toy.power", "--plan", "--scheduler", "junk"], "unknown scheduler 'junk'"),
+])
+def test_hostile_values_are_refused_in_one_line_before_any_work(tmp_path, capsys, args, message):
+    code, out, err = main(capsys, *args, "--store", str(tmp_path / "s")) if args[0] != "list" else \
+        main(capsys, *args)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and message in err
+    assert not (tmp_path / "s").exists()
+
+
+def test_damaged_timings_and_lastfailed_files_cost_estimates_not_the_run(tmp_path, capsys):
+    store = tmp_path / "s"
+    store.mkdir()
+    (store / "timings.json").write_text('{"toy.power": 5, "toy.slow": {"a": "x", "b": -3, "c": NaN}}')
+    (store / "lastfailed.json").write_text('{"quick": 5, "full": [[1]]}')
+    code, out, err = main(capsys, "check", "toy.power", "--lf", "--plan", "--store", str(store))
+    assert code == 0 and "toy.power" in out
+    code, out, err = main(capsys, "check", "toy.power", "--scheduler", "serial", "--store", str(store))
+    assert code == 0 and json.loads((store / "lastfailed.json").read_text())["quick"] == []
+    assert all(isinstance(v, float) for t in json.loads((store / "timings.json").read_text()).values()
+               for v in t.values())

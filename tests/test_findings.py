@@ -84,3 +84,23 @@ def test_report_md_separates_errata_from_non_reproductions():
     assert "## What the papers get wrong (errata)" in md and "## Not reproduced by us" in md
     errata = md[md.index("## What the papers get wrong"):md.index("## Not reproduced by us")]
     assert "`p.b`" in errata and "`p.c`" not in errata
+
+
+def test_findings_and_citations_refuse_values_of_the_wrong_type_or_range():
+    from simverify.claims import Citation
+    from simverify.findings import Finding, erratum, loose
+    for make in (lambda: loose(None), lambda: erratum(1, "d"), lambda: erratum("t", None),
+                 lambda: Finding("loose", "t", cause="data"), lambda: Finding(None, "t"),
+                 lambda: Citation("A", "T", "V", -1), lambda: Citation("A", "T", "V", 2020, arxiv=True)):
+        with pytest.raises(ValueError):
+            make()
+
+
+def test_frequency_bound_refuses_outcomes_other_than_zero_and_one():
+    import numpy as np
+    import xarray as xr
+
+    from simverify.laws import Bound
+    ds = xr.Dataset({"ahead": (("replicate",), np.full(10, 0.3))})
+    with pytest.raises(ValueError, match="needs outcomes 0 or 1"):
+        Bound("ahead", 0.5, ">=", probability=True).evaluate(ds, 0.99)

@@ -203,3 +203,11 @@ def test_power_is_the_least_as_expected_fraction_of_a_claims_controls():
     lo, hi = by_id["c"]["power_ci95"]
     assert lo == pytest.approx(0.0676, abs=1e-4) and hi == pytest.approx(0.9324, abs=1e-4)  # Clopper-Pearson 2/4
     assert by_id["d"]["power"] is None and by_id["d"]["power_ci95"] is None  # no control in the run
+
+
+def test_calibration_file_with_rows_lacking_counts_is_refused_naming_the_file(tmp_path):
+    from simverify.store import read_calibration_file
+    bad = tmp_path / "cal.json"
+    bad.write_text('[{"id": "x.y", "tier": "quick", "date": "2026-01-01"}]')
+    with pytest.raises(ValueError, match="cal.json is not a list of calibration rows"):
+        read_calibration_file(bad)

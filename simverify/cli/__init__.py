@@ -21,6 +21,10 @@ from .common import DEFAULT_REPORT, _parse_set, keyword_matcher
 from .report import cmd_report
 from .terminal import Reporter, distinct_figures, result_line
 
+MAX_REPLICATES = 100_000  # a plan holds one task per replicate and cell: beyond this it cannot fit in memory
+MAX_WORKERS = 1024
+MAX_SEEDS = 10_000
+
 __all__ = ["main", "entry", "build_parser", "Reporter", "distinct_figures", "result_line", "keyword_matcher",
            "_parse_set", "DEFAULT_REPORT"]
 
@@ -87,10 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "selected when none); alone, selects among all claims")
     cp.add_argument("--plan", action="store_true", help="dry run: list the checks, their cells and the estimated "
                     "compute time, then exit 0 without running or writing anything")
-    cp.add_argument("-v", "--verbose", action="count",
-                    help="one line per check: outcome, estimate, interval, band")
-    cp.add_argument("-q", "--quiet", action="count",
-                    help="only what is not as expected, and the summary line")
+    loudness = cp.add_mutually_exclusive_group()
+    loudness.add_argument("-v", "--verbose", action="count",
+                          help="one line per check: outcome, estimate, interval, band")
+    loudness.add_argument("-q", "--quiet", action="count",
+                          help="only what is not as expected, and the summary line")
     cp.set_defaults(fn=cmd_check)
 
     rp = sub.add_parser("report", help="write the report site and report.md from a store", formatter_class=fmt)
@@ -130,15 +135,23 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _refuse(message: str) -> int:
+    sys.stderr.write(f"simverify: error: {message}\n")
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    for name in ("replicates", "workers", "seeds"):
+    for name, most in (("replicates", MAX_REPLICATES), ("workers", MAX_WORKERS), ("seeds", MAX_SEEDS)):
         v = getattr(args, name, None)
-        if v is not None and v < 1:
-            parser.exit(2, f"simverify: error: --{name} must be >= 1, got {v}\n")
-    if getattr(args, "seed", 0) < 0:
-        parser.exit(2, f"simverify: error: --seed must be >= 0, got {args.seed}\n")
+        if v is not None and not 1 <= v <= most:
+            return _refuse(f"--{name} must lie in [1, {most}], got {v}")
+    for name in ("report", "out", "store", "calibration", "compare"):
+        if getattr(args, name, None) == "":
+            return _refuse(f"--{name} names no path (an empty string)")
+    if not 0 <= getattr(args, "seed", 0) < 2 ** 31:  # the store keeps seeds as NetCDF int32
+        return _refuse(f"--seed must lie in [0, 2147483647], got {args.seed}")
     try:
         return args.fn(args)
     except (UsageError, registry.UnknownClaim) as exc:

@@ -31,7 +31,9 @@ def cmd_calibrate(args) -> int:
     if args.out:
         from ..store import read_calibration_file
         with _refused():
-            check_writable(os.path.dirname(os.path.abspath(args.out)), "calibration file's directory")
+            check_writable(args.out, "calibration file")  # every name's length, the nearest directory's writability
+            if os.path.isdir(args.out):
+                raise ValueError(f"calibration file {args.out} is a directory")
             if os.path.exists(args.out):
                 read_calibration_file(args.out)
     claims, overrides, plans, store, executor = _prepare(args)

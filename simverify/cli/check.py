@@ -8,7 +8,7 @@ import time
 from contextlib import suppress
 
 from .. import registry, runner
-from ..executors import make_executor
+from ..executors import check_scheduler, make_executor
 from ..findings import as_expected
 from ..store import Store, check_writable
 from ..usage import UsageError
@@ -47,8 +47,8 @@ def cmd_list(args) -> int:
 def _prepare(args):
     """Every check of bad input, before any work: ids, parameters (by planning every claim), the store's
     writability, and last the executor (the scheduler reached). Returns (claims, overrides, plans, store,
-    executor); raises UsageError having written nothing. ``--plan`` checks neither writability nor the
-    scheduler and returns no executor."""
+    executor); raises UsageError having written nothing. ``--plan`` checks the scheduler's name but not the
+    store's writability, reaches no scheduler and returns no executor."""
     claims = _select(args)
     overrides = _parse_set(args.set)
     dry = getattr(args, "plan", False)
@@ -61,6 +61,7 @@ def _prepare(args):
         plans = runner.plan_all(claims, args.tier, root_seed=args.seed, replicates=args.replicates,
                                 overrides=overrides)
         if dry:
+            check_scheduler(args.scheduler)  # refused as a run refuses it; nothing started
             return claims, overrides, plans, store, None
         store.check_writable()
         if getattr(args, "report", None):

@@ -80,6 +80,19 @@ def _chosen(args) -> list:
     return chosen
 
 
+MAX_K_NESTING = 50  # -k: deeper nesting of '(' and 'not' is refused (the matcher recurses once per level)
+
+
+def _nesting(tokens: list[str]) -> int:
+    """The deepest nesting of parentheses and 'not's in a -k expression's tokens."""
+    depth = deepest = nots = 0
+    for t in tokens:
+        nots = nots + 1 if t == "not" else 0
+        depth += (t == "(") - (t == ")")
+        deepest = max(deepest, depth + nots)
+    return deepest
+
+
 def keyword_matcher(expr: str):
     """A predicate on claim ids from a ``-k`` expression, as pytest's: words match as case-insensitive
     substrings, combined with ``not``, ``and``, ``or`` and parentheses (no eval). UsageError when malformed."""
@@ -136,6 +149,8 @@ def keyword_matcher(expr: str):
 
     if not tokens:
         raise bad("empty expression")
+    if _nesting(tokens) > MAX_K_NESTING:
+        raise bad(f"nests deeper than {MAX_K_NESTING} levels of '(' and 'not'")
     match = disjunction()
     if pos != len(tokens):
         raise bad(f"unexpected {tokens[pos]!r}")

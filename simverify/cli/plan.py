@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from .. import sweep
@@ -22,6 +23,25 @@ def _read_json(path, default):
         return default
 
 
+def _seconds_ok(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+
+
+def read_timings(store: Store) -> dict[str, dict[str, float]]:
+    """The store's timings, well-formed entries only (per sweep, cell key -> finite seconds >= 0): a damaged file
+    costs estimates, never a run."""
+    raw = _read_json(store.root / TIMINGS, {})
+    return {name: {k: float(v) for k, v in t.items() if isinstance(k, str) and _seconds_ok(v)}
+            for name, t in raw.items() if isinstance(name, str) and isinstance(t, dict)}
+
+
+def read_last_failed(store: Store) -> dict[str, list[str]]:
+    """Per tier, the ids last not as expected; entries of the wrong shape are dropped."""
+    raw = _read_json(store.root / LAST_FAILED, {})
+    return {tier: [i for i in ids if isinstance(i, str)] for tier, ids in raw.items()
+            if isinstance(tier, str) and isinstance(ids, list)}
+
+
 def _params_key(task) -> str:
     return sweep.digest(task.params, 8)
 
@@ -35,7 +55,7 @@ def save_timings(store: Store, cells: list) -> None:
     for task, seconds in cells:
         seen.setdefault(task.sweep, {}).setdefault(_params_key(task), []).append(seconds)
     path = store.root / TIMINGS
-    timings = _read_json(path, {})
+    timings = read_timings(store)
     for name, by_params in seen.items():
         entry = timings.setdefault(name, {})
         entry.update({k: round(sum(v) / len(v), 6) for k, v in by_params.items()})
@@ -47,8 +67,8 @@ def save_last_failed(store: Store, tier: str, records: list[dict]) -> None:
     """Per tier, the ids not as expected when last checked: this run's unexpected ids are added, its
     expected ones removed, ids it did not run kept."""
     path = store.root / LAST_FAILED
-    last = _read_json(path, {})
-    ids = set(last.get(tier) or [])
+    last = read_last_failed(store)
+    ids = set(last.get(tier, []))
     ids -= {r["id"] for r in records if as_expected(r)}
     ids |= {r["id"] for r in records if not as_expected(r)}
     last[tier] = sorted(ids)
@@ -57,7 +77,7 @@ def save_last_failed(store: Store, tier: str, records: list[dict]) -> None:
 
 
 def last_failed(store: Store, tier: str) -> set[str]:
-    return set(_read_json(store.root / LAST_FAILED, {}).get(tier) or [])
+    return set(read_last_failed(store).get(tier, []))
 
 
 def plan_cost(plans: list, store: Store) -> dict:
@@ -65,8 +85,8 @@ def plan_cost(plans: list, store: Store) -> dict:
     store holds (no cost), and the estimated compute seconds of the others: "measured" from the store's timings
     of the same sweep and cell parameters, else "crude" (the sweep's mean task time, else the most seconds per task
     of the claim's stored verdict records), else "unknown"."""
-    timings = _read_json(store.root / TIMINGS, {})
-    means = {name: sum(t.values()) / len(t) for name, t in timings.items() if isinstance(t, dict) and t}
+    timings = read_timings(store)
+    means = {name: sum(t.values()) / len(t) for name, t in timings.items() if t}
     seen: dict[str, tuple[bool, float | None, str]] = {}  # key -> (stored, seconds, basis)
     recorded: dict[str, float] | None = None
 

@@ -101,6 +101,9 @@ class Bound(_Resampled):
 
     def _interval(self, s: np.ndarray, level: float) -> stats.Interval:
         if self.probability:
+            if not np.all((s == 0) | (s == 1)):
+                raise ValueError(f"{self.kind}: probability=True needs outcomes 0 or 1 per replicate, got values "
+                                 f"such as {float(s[(s != 0) & (s != 1)][0])!r}")
             return stats.clopper_pearson(int(s.sum()), s.size, level)
         return _unit_interval(s, level, self.resample)
 

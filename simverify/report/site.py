@@ -300,7 +300,8 @@ def claim_page(rec: dict, figure: str | None, why_no_figure: str, data: dict[str
     rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in list(verdict.items())[1:])
     rows = rows.replace("<th>run</th><td>", "<th>run</th><td class='override'>") if deviations(rec) else rows
     body = [f"<h1>{esc(rec['item'])}: <code>{esc(rec['id'])}</code></h1>", citation_html(rec),
-            f"<p>{esc(rec['statement'])}</p>", formula_html(rec.get("formula", "")),
+            f"<p>{esc(rec['statement'])}</p>",
+            "" if rec.get("control_of") else formula_html(rec.get("formula", "")),  # a control: its claim's page
             f"<p class='verdict {esc(rec['verdict'])}'>{esc(verdict_sentence(rec))}</p>"]
     if rec.get("control_of"):
         body.append(f"<p>Control of <a href='{esc(rec['control_of'])}.html'>{esc(rec['control_of'])}</a>."
@@ -317,7 +318,9 @@ def claim_page(rec: dict, figure: str | None, why_no_figure: str, data: dict[str
     body.append(_controls(controls))
     if data:
         body.append("<p>Cell data: " + ", ".join(f"<a href='{esc(p)}'>{esc(k)}</a>" for k, p in data.items()) + "</p>")
-    record_json = esc(json.dumps(public(rec), indent=1, default=str))
+    shown_elsewhere = ("provenance", "citation", "statement", "formula")  # on this page already
+    record_json = esc(json.dumps({k: v for k, v in public(rec).items() if k not in shown_elsewhere}, indent=None,
+                                 separators=(",", ":"), default=str))
     body += [_cells_table(rec), _other_runs(rec, runs),
              f"<details><summary>Verdict record (JSON)</summary><pre>{record_json}</pre></details>"]
     return page(f"{rec['id']} — simverify", "\n".join(body), [rec], depth=1)

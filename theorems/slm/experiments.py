@@ -27,6 +27,11 @@ def log10_nmse(solver):
     return lambda ds: np.log10(_at(solver)(ds))
 
 
+def lower_in_run(a, b):
+    """1 where quantity a is below b in a run, else 0 (paired: both solvers ran on the same draw)."""
+    return lambda ds: (a(ds) < b(ds)).astype(float)
+
+
 def log_ratio(a, b):
     """log(a / b) per replicate, a and b quantities (paired: both solvers ran on the same draw); the mean over
     replicates is the log of the geometric-mean ratio, robust to the rare stalled run."""
@@ -57,10 +62,12 @@ PAPER.claim(
     "figure1.bernoulli", item="Figure 1 (e)-(f)",
     statement="Bernoulli x (q = 0.1; the full tier adds q = 0.01), diagonal-free M*: SLM converges faster than the "
               "gradient-based factorization machine, which 'seems unable to converge globally': SLM's test NMSE is "
-              "the lower (on the same draw, against the baseline on standardised features; on raw features see the "
-              "erratum).",
-    formula=r"E \log(NMSE_{SLM} / NMSE_{FM}) < 0",
-    law=Bound(log_ratio(_at("slm"), _at("fm_standardised")), 0.0), sweep=sw.FIGURE1_BERNOULLI, expected=REFUTED,
+              "the lower in at least half of the runs (on the same draw, against the baseline on standardised "
+              "features; on raw features see the finding). A frequency, not a mean of log ratios: the ratio spans "
+              "tens of decades when ALS fits to rounding error, and its mean was undecided in 7 of 20 root seeds.",
+    formula=r"P(NMSE_{SLM} < NMSE_{FM}) \ge 1/2",
+    law=Bound(lower_in_run(_at("slm"), _at("fm_standardised")), 0.5, ">=", probability=True),
+    sweep=sw.FIGURE1_BERNOULLI, expected=REFUTED,
     finding=not_reproduced(
         "With fastFM's own algorithm (exact coordinate-wise ALS, zero regularisation) the factorization machine "
             "fits the diagonal-free Bernoulli model far better than SLM: quick tier (d = 20, k = 3, n = 30 kd), "
@@ -71,8 +78,8 @@ PAPER.claim(
             "q = 0.1 and 0.01.",
         cause="implementation"),
     controls=(Control("fm_standardised_lower", "the factorization machine on standardised features reaches the lower "
-                                               "NMSE", CONFIRMED,
-                      law=Bound(log_ratio(_at("slm"), _at("fm_standardised")), 0.0, sense=">=")),))
+                                               "NMSE in at least half of the runs", CONFIRMED,
+                      law=Bound(lower_in_run(_at("fm_standardised"), _at("slm")), 0.5, ">=", probability=True)),))
 
 PAPER.claim(
     "figure1.skewness_fm_degrades", item="Figure 1 (g)-(h)",

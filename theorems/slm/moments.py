@@ -42,7 +42,9 @@ PAPER.claim(
         "0.003-0.006 on Gaussian x (10 runs each): slower, not stalled. The earlier verdict of this check was "
         "CONFIRMED for the wrong reason: at its hand-picked step 0.2, which lies between the two distributions' "
         "stability limits (about 0.166 for truncated Gaussian a = 0 and 0.189 for the Gaussian at d = 20, k = 3), "
-        "the skewed run is a period-2 oscillation (error about 0.45, the control untuned_step), and at the full "
+        "the skewed run is a period-2 oscillation in most draws (mean error about 0.45), though not in all: a "
+        "control at step 0.2 missed its expected CONFIRMED in 7 of 20 root seeds, the limits being instance-"
+        "dependent, and was dropped; at the full "
         "tier's d = 100, k = 10 (limit about 0.083) step 0.2 diverges for both distributions. What holds: skewed "
         "x needs a smaller step and is slower (an independent re-derivation, own code from the paper's text: "
         "largest stable step 0.186 skewed against 0.197 Gaussian at the truth of its instance, so the limits are "
@@ -60,10 +62,7 @@ PAPER.claim(
                    "period-2 oscillation at 0.2 with sampled and exact gradients alike, convergence at 0.1 and "
                    "0.15 (about 6x slower than Gaussian at T = 100, 2.5x at T = 1000)."),
     controls=(Control("converges", "the corrected statement: at the tuned step the error after T steps is below "
-                      "0.1", CONFIRMED, law=Bound("final_symmetric_error", 0.1, sense="<=")),
-              Control("untuned_step", "the hand-picked step 0.2 (between the stability limits): the skewed run "
-                      "oscillates and the error stays at least 0.2", CONFIRMED,
-                      fixed={"tune_step": False, "step": 0.2})))
+                      "0.1", CONFIRMED, law=Bound("final_symmetric_error", 0.1, sense="<=")),))
 
 PAPER.claim(
     "definition1.tau", item="Definition 1",

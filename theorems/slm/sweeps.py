@@ -125,7 +125,7 @@ FIGURE1_MIP = Sweep("slm.figure1.mip", ms.measure_figure1, _tiers(
     Tier(Grid({"noise": [0.0, 1.0]}), 3, {**SKEWED, "diag_free": False, **_FIG1_FULL})),
     outputs=FIGURE1_OUT)
 FIGURE1_BERNOULLI = Sweep("slm.figure1.bernoulli", ms.measure_figure1, _tiers(
-    Tier(Grid({"param": [0.1]}), 8, {"dist": "bernoulli", "diag_free": True, "noise": 0.0, **_FIG1_QUICK}),
+    Tier(Grid({"param": [0.1]}), 24, {"dist": "bernoulli", "diag_free": True, "noise": 0.0, **_FIG1_QUICK}),
     Tier(Grid({"param": [0.1, 0.01]}), 3, {"dist": "bernoulli", "diag_free": True, "noise": 0.0, **_FIG1_FULL})),
     outputs=FIGURE1_OUT)
 FIGURE1_SKEWNESS = Sweep("slm.figure1.skewness", ms.measure_figure1, _tiers(
