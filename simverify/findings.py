@@ -87,12 +87,11 @@ def outcome(verdict: str, law: str, finding: str | None, control: bool) -> str:
     and whether the check is a control (a control reports its verdict as it is)."""
     if control or verdict == INCONCLUSIVE:
         return verdict
-    printed = law in PRINTED_LAWS
     if verdict == CONFIRMED:
-        return LOOSE if finding == LOOSE_KIND else REPRODUCED if printed else CONFIRMED
-    if finding == NOT_REPRODUCED_KIND or (printed and finding != ERRATUM):
-        return NOT_REPRODUCED
-    return REFUTED
+        return LOOSE if finding == LOOSE_KIND else REPRODUCED if law in PRINTED_LAWS else CONFIRMED
+    # REFUTED blames the paper only with an erratum's derivation; any other miss (a printed number, a result, or a
+    # claim expected to hold that regressed) is ours to explain
+    return REFUTED if finding == ERRATUM else NOT_REPRODUCED
 
 
 # -- reading verdict records (the report and the terminal share these) ------------------------------

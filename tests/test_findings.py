@@ -21,6 +21,8 @@ from simverify.stats import CONFIRMED, INCONCLUSIVE, REFUTED
     (REFUTED, "Comparison", "not reproduced", False, NOT_REPRODUCED),
     (REFUTED, "MatchesPrinted", None, False, NOT_REPRODUCED),  # a printed number missed is never an erratum alone
     (REFUTED, "MatchesPrinted", "erratum", False, REFUTED),    # unless the claim carries a derivation
+    (REFUTED, "Bound", None, False, NOT_REPRODUCED),           # a claim expected to hold that regressed: ours
+    (REFUTED, "Bound", "loose", False, NOT_REPRODUCED),
     (INCONCLUSIVE, "MatchesPrinted", "not reproduced", False, INCONCLUSIVE),
     (REFUTED, "PowerLaw", None, True, REFUTED),                # a control reports its verdict as it is
     (CONFIRMED, "MatchesPrinted", None, True, CONFIRMED),

@@ -85,11 +85,21 @@ MAX_K_NESTING = 50  # -k: deeper nesting of '(' and 'not' is refused (the matche
 
 def _nesting(tokens: list[str]) -> int:
     """The deepest nesting of parentheses and 'not's in a -k expression's tokens."""
-    depth = deepest = nots = 0
+    levels: list[int] = [0]  # per open parenthesis, the 'not's and '('s that enclose it
+    deepest = nots = 0
     for t in tokens:
-        nots = nots + 1 if t == "not" else 0
-        depth += (t == "(") - (t == ")")
-        deepest = max(deepest, depth + nots)
+        if t == "(":
+            levels.append(levels[-1] + nots + 1)
+            nots = 0
+        elif t == ")":
+            if len(levels) > 1:
+                levels.pop()
+            nots = 0
+        elif t == "not":
+            nots += 1
+        else:
+            nots = 0
+        deepest = max(deepest, levels[-1] + nots)
     return deepest
 
 
@@ -151,7 +161,10 @@ def keyword_matcher(expr: str):
         raise bad("empty expression")
     if _nesting(tokens) > MAX_K_NESTING:
         raise bad(f"nests deeper than {MAX_K_NESTING} levels of '(' and 'not'")
-    match = disjunction()
+    try:
+        match = disjunction()
+    except RecursionError:  # a nesting the depth count above did not foresee
+        raise bad("nests too deep") from None
     if pos != len(tokens):
         raise bad(f"unexpected {tokens[pos]!r}")
     return match

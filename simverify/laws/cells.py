@@ -82,7 +82,8 @@ class Bound(_Resampled):
     number, a variable name or a callable. ``rtol`` is the resolution the claim is stated at
     (needed for bounds attained with equality). ``resample='item'``: lhs holds per-item
     outcomes on fixed data, averaged over replicates, and its mean is bootstrapped over items.
-    Estimate, interval and band are on the lhs/rhs scale of the deciding cell."""
+    The headline (estimate, interval, band) is lhs itself for a frequency or a constant rhs, else the deciding
+    cell's ratio lhs/rhs (``on_lhs_scale``)."""
     lhs: Any
     rhs: Any
     sense: str = "<="
@@ -130,16 +131,17 @@ class Bound(_Resampled):
         band = self._band(w["rhs"])
         advice = _advice(w["lhs"], w["lo"], w["hi"], *band, samples.shape[-1]) if verdict == INCONCLUSIVE else ""
         detail = {"cells": rows, "worst_cell": worst}
-        if self._on_lhs_scale(w["rhs"]):  # the headline on the scale the claim is stated in
+        if self.on_lhs_scale:  # the headline on the scale the claim is stated in
             return LawResult(w["lhs"], (w["lo"], w["hi"]), self.claimed(), verdict, detail, advice, band)
-        b = w["rhs"]
+        b = w["rhs"] if w["rhs"] != 0 else 1.0
         ci, ratio_band = sorted((w["lo"] / b, w["hi"] / b)), sorted((band[0] / b, band[1] / b))
         return LawResult(w["lhs"] / b, tuple(ci), self.claimed(), verdict, detail, advice, tuple(ratio_band))
 
-    def _on_lhs_scale(self, rhs: float) -> bool:
-        """A frequency, a constant bound or a bound of 0 is headlined as lhs itself; a bound varying along the grid
-        as the ratio lhs/rhs of the deciding cell."""
-        return self.probability or _is_number(self.rhs) or rhs == 0
+    @property
+    def on_lhs_scale(self) -> bool:
+        """Decided by the law alone, so every run of a claim is headlined on one scale: a frequency or a constant
+        bound as lhs itself, a bound varying along the grid as the deciding cell's ratio lhs/rhs."""
+        return self.probability or _is_number(self.rhs)
 
     def claimed(self):
         tol = f" (resolution {self.rtol:g})" if self.rtol else ""
@@ -148,7 +150,7 @@ class Bound(_Resampled):
             return f"{what} {self.sense} {self.rhs:g} at every grid point{tol}"
         if self.probability:
             return f"the frequency {self.sense} its bound at every grid point{tol}"
-        return f"lhs/rhs {self.sense} 1 at every grid point{tol} (shown as lhs/rhs; as lhs where rhs = 0)"
+        return f"lhs/rhs {self.sense} 1 at every grid point{tol}"
 
 
 @dataclass

@@ -67,8 +67,17 @@ def _on_scale(rec: dict, logs: bool) -> tuple[float, float, float]:
     return (math.log(est), math.log(lo), math.log(hi)) if logs else (est, lo, hi)
 
 
+SETTINGS = ("claimed", "scale", "seed", "replicates", "confidence_level")  # equal, or the estimates do not compare
+
+
 def classify(new: dict, old: dict) -> tuple[str, str, float, float]:
-    """(class, what changed, shift, allowed) of one pair; class in identical, noise, within, moved, verdict."""
+    """(class, what changed, shift, allowed) of one pair; class in identical, noise, within, moved, verdict, and
+    "moved" also when the two records state the claim or run it differently (SETTINGS): their numbers do not
+    compare, and that is flagged, not measured."""
+    differ = [k for k in SETTINGS if k in old and k in new and old[k] != new[k]]
+    if differ:
+        return "moved", f"not comparable: {', '.join(differ)} changed ({interval(old)} -> {interval(new)})", \
+            math.nan, math.nan
     kind, text, shift, allowed = _classify_estimate(new, old)
     if new["verdict"] != old["verdict"]:
         said = f"verdict {old['verdict']} -> {new['verdict']}"

@@ -76,7 +76,7 @@ PAPER.claim(
             "standardisation). The model class is not the obstacle; the paper's curves may reflect fastFM's SGD or "
             "MCMC solvers or their settings. Scope: quick-tier sizes; the full tier runs the paper's d = 1000, k = 10, "
             "q = 0.1 and 0.01.",
-        cause="implementation"),
+        cause="protocol"),
     controls=(Control("fm_standardised_lower", "the factorization machine on standardised features reaches the lower "
                                                "NMSE in at least half of the runs", CONFIRMED,
                       law=Bound(lower_in_run(_at("fm_standardised"), _at("slm")), 0.5, ">=", probability=True)),))
@@ -117,6 +117,6 @@ PAPER.claim(
             "sweeps (7e-5 at a = 0.1), but on the same features standardised by their sample mean and variance it "
             "reaches about 1e-10 at every a, below SLM's 6e-5 (medians, quick tier, d = 20, k = 3, n = 30 kd, 40 "
             "runs). Scope: ALS (fastFM's algorithm); fastFM's SGD may behave differently.",
-        cause="implementation"),
+        cause="protocol"),
     controls=(Control("raw_features", "on the raw features the factorization machine stays above SLM at a = 0",
                       CONFIRMED, law=Bound(log_ratio(_at("fm", 0.0), _at("slm", 0.0)), 0.0, sense=">=")),))
