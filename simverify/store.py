@@ -100,6 +100,18 @@ def check_writable(directory: str | os.PathLike, what: str = "directory") -> Non
         raise ValueError(f"{what} {directory} is not writable: {exc.strerror or exc}") from None
 
 
+def check_writable_file(path: str | os.PathLike, what: str = "file") -> None:
+    """Raise ValueError (one line) unless a file can be written at ``path``: no name longer than NAME_MAX, not a
+    directory, its directory writable (see check_writable)."""
+    path = Path(path)
+    long = [part for part in path.parts if len(os.fsencode(part)) > NAME_MAX]
+    if long:
+        raise ValueError(f"{what} {path} has a name longer than {NAME_MAX} bytes ({long[0][:40]}...)")
+    if path.is_dir():
+        raise ValueError(f"{what} {path} is a directory")
+    check_writable(path.absolute().parent, f"{what}'s directory")
+
+
 class Store:
     """A store rooted at ``root``; creates directories lazily."""
 

@@ -565,3 +565,14 @@ def test_damaged_timings_and_lastfailed_files_cost_estimates_not_the_run(tmp_pat
     assert code == 0 and json.loads((store / "lastfailed.json").read_text())["quick"] == []
     assert all(isinstance(v, float) for t in json.loads((store / "timings.json").read_text()).values()
                for v in t.values())
+
+
+def test_calibrate_out_merges_into_an_existing_file_and_refuses_a_directory(tmp_path, capsys):
+    out, store = tmp_path / "cal.json", str(tmp_path / "s")
+    for _ in range(2):  # the second run merges into the file the first wrote
+        code, _, err = main(capsys, "calibrate", "toy.power", "--seeds", "2", "--scheduler", "serial",
+                            "--store", store, "--out", str(out))
+        assert code == 0, err
+    assert [r["id"] for r in json.loads(out.read_text())] == ["toy.power"]
+    code, _, err = main(capsys, "calibrate", "toy.power", "--seeds", "2", "--store", store, "--out", str(tmp_path))
+    assert code == 2 and "is a directory" in err

@@ -6,7 +6,7 @@ import os
 import sys
 
 from .. import runner
-from ..store import check_writable
+from ..store import check_writable_file
 from .check import _prepare
 from .common import _refused
 from .terminal import Progress
@@ -31,9 +31,7 @@ def cmd_calibrate(args) -> int:
     if args.out:
         from ..store import read_calibration_file
         with _refused():
-            check_writable(args.out, "calibration file")  # every name's length, the nearest directory's writability
-            if os.path.isdir(args.out):
-                raise ValueError(f"calibration file {args.out} is a directory")
+            check_writable_file(args.out, "calibration file")
             if os.path.exists(args.out):
                 read_calibration_file(args.out)
     claims, overrides, plans, store, executor = _prepare(args)

@@ -31,7 +31,8 @@ LEMMA1 = Sweep("onebit.lemma1", ms.measure_lemma1, _tiers(
 
 # Lemma 2: along ||w - w'|| (angle up to pi/2) and along d1
 LEMMA2_DIST = Sweep("onebit.lemma2.dist", ms.measure_lemma2, _tiers(
-    Tier(Grid({"dist": [0.05, 0.2, 0.8, 1.4]}), 8, {"d1": 4, "n": 400_000}),
+    Tier(Grid({"dist": [0.05, 0.2, 0.8, 1.4]}), 24, {"d1": 4, "n": 400_000}),  # 24: proof_entry11~corrected_value
+    # missed in 2 of 20 root seeds at 8 (its interval as wide as its 0.005 band)
     Tier(Grid({"dist": [0.02, 0.05, 0.1, 0.2, 0.4, 0.8, 1.2, 1.4]}), 20, {"d1": 20, "n": 2_000_000})))
 
 LEMMA2_D1 = Sweep("onebit.lemma2.d1", ms.measure_lemma2, _tiers(
@@ -95,7 +96,8 @@ ALGORITHM1_K = Sweep("onebit.algorithm1.k", ms.measure_algorithm1, _tiers(
     outputs=ITERATION_OUT)
 
 ALGORITHM1_KAPPA = Sweep("onebit.algorithm1.kappa", ms.measure_algorithm1, _tiers(
-    Tier(Grid({"kappa": [1.0, 2.0, 4.0, 8.0]}), 6, {"d1": 50, "d2": 20, "k": 3, **_T1}),
+    # 12: weak_kappa_dependence missed in 2 of 20 root seeds at 6 (a wide interval, not a moved estimate)
+    Tier(Grid({"kappa": [1.0, 2.0, 4.0, 8.0]}), 12, {"d1": 50, "d2": 20, "k": 3, **_T1}),
     Tier(Grid({"kappa": [1.0, 2.0, 4.0, 8.0, 16.0]}), 10, {**PAPER_SIZE, "m": 100_000, "T": 10})),
     outputs=ITERATION_OUT)
 
