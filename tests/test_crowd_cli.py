@@ -59,7 +59,7 @@ def test_snow_format_is_sniffed_and_csv_frames_with_string_ids_work(tmp_path):
      "method kos is for binary labels; the answers have 3"),
     ({"a.txt": "1\t1\t1\n", "file": "x"}, ["--out", "{dir}/file/o.tsv"], "is not writable"),
     ({"a.txt": "1\t1\t1\n"}, ["--out", "{dir}"], "is a directory"),
-    ({"a.txt": "1\t1\t1\n"}, ["--seed", "-1"], "--seed must be >= 0"),
+    ({"a.txt": "1\t1\t1\n"}, ["--seed", "-1"], "--seed must lie in [0, 2147483647]"),
     ({"a.txt": "1\t1\t2\n2\t2\t2\n"}, [], "every answer is 2; nothing to aggregate"),
 ])
 def test_bad_input_is_refused_in_one_line_with_exit_2_and_nothing_written(tmp_path, files, extra, needle):

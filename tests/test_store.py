@@ -122,10 +122,10 @@ def test_provenance_names_blas_libraries_with_version_core_type_and_threads_cpu_
 
 def test_calibration_file_merges_rows_by_claim_and_tier_keeping_the_latest_and_refuses_other_files(tmp_path):
     path = tmp_path / "calibration.json"
-    old = [{"id": "toy.power", "tier": "quick", "date": "2026-01-01", "misses": 1},
-           {"id": "toy.power", "tier": "full", "date": "2026-01-01", "misses": 2}]
+    old = [{"id": "toy.power", "tier": "quick", "date": "2026-01-01", "misses": 1, "runs": 20},
+           {"id": "toy.power", "tier": "full", "date": "2026-01-01", "misses": 2, "runs": 20}]
     save_calibration_file(path, old)
-    save_calibration_file(path, [{"id": "toy.power", "tier": "quick", "date": "2026-02-01", "misses": 0}])
+    save_calibration_file(path, [{"id": "toy.power", "tier": "quick", "date": "2026-02-01", "misses": 0, "runs": 20}])
     rows = {(r["id"], r["tier"]): r["misses"] for r in read_calibration_file(path)}
     assert rows == {("toy.power", "quick"): 0, ("toy.power", "full"): 2}
     path.write_text(json.dumps({"not": "rows"}))
