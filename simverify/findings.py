@@ -35,6 +35,13 @@ MEANING = {
     NOT_REPRODUCED: "a result the paper printed is not reached by our run (cause stated where known)",
     INCONCLUSIVE: "the interval straddles an edge of the band: more replicates would decide",
 }
+CONTROL_MEANING = ("A control is a deliberately changed variant of a claim that the check must tell apart (or, "
+                   "beside an erratum, the corrected statement).")
+
+
+def legend() -> str:
+    """Every outcome with its meaning, then what a control is: the one legend the report's outputs show."""
+    return " ".join(f"{o}: {MEANING[o]}." for o in OUTCOMES) + " " + CONTROL_MEANING
 
 
 @dataclass(frozen=True)

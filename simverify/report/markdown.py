@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import findings
 from ..findings import OUTCOMES
 from ..registry import not_reproduced
 from .rows import (
@@ -52,11 +53,7 @@ def markdown(records: list[dict], unreadable: Sequence[tuple[Path, str]] = (), c
     for paper, c in paper_counts(records).items():
         lines.append(f"| {cell(paper)} | {c['claims']} | " + " | ".join(str(c[v]) for v in OUTCOMES)
                      + f" | {c['controls']} | {c['as_expected']} of {c['checks']} |")
-    lines += ["", "Outcomes of the papers' own claims: CONFIRMED (holds as measured), REPRODUCED (a printed number "
-              "reached at the precision printed), LOOSE (a bound that holds, loose by a measured factor), REFUTED "
-              "(the paper's statement is false: an erratum, measured and derived), NOT REPRODUCED (a printed result "
-              "our run does not reach; not evidence against the paper until its cause is known), INCONCLUSIVE. A "
-              "control is a deliberately changed variant of a claim that the check must tell apart."]
+    lines += ["", f"Outcomes of the papers' own claims. {findings.legend()}"]
     papers: dict[str, list[dict]] = {}
     for r in records:
         papers.setdefault(r["paper"], []).append(r)

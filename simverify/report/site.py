@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..findings import OUTCOMES
+from ..findings import OUTCOMES, legend
 from ..registry import not_reproduced
 from .assets import SCRIPT, STYLE
 from .mathtext import formula_html
@@ -111,13 +111,7 @@ def _summary(records: list[dict]) -> str:
                    + "".join(f"<td class='{v.replace(' ', '-')}'>{c[v]}</td>" for v in OUTCOMES)
                    + f"<td>{c['controls']}</td><td>{c['as_expected']} of {c['checks']}</td></tr>"
                    for p, c in paper_counts(records).items())
-    return (f"<table class='summary'>{head}{rows}</table><p class='remark'>CONFIRMED: the paper's statement holds "
-            "as measured. REPRODUCED: a number the paper printed is reached at the precision printed. LOOSE: a "
-            "bound holds, loose by a measured factor. REFUTED: the paper's statement is false, shown by measurement "
-            "and derivation (an erratum). NOT REPRODUCED: a result the paper printed that our run does not reach; "
-            "the cause (data, protocol, implementation, rounding) is stated where known, and it is not evidence "
-            "against the paper until then. A control is a deliberately changed variant of a claim that the check "
-            "must tell apart (or, beside an erratum, the corrected statement).</p>")
+    return (f"<table class='summary'>{head}{rows}</table><p class='remark'>{esc(legend())}</p>")
 
 
 def _finding_item(r: dict, depth: int = 0) -> str:
