@@ -17,6 +17,16 @@ from ..kernels.sensing import (
     surrogate_slots_complex,
 )
 from ..kernels.tracking import track_chunk
+from ..validation import (
+    Boolean,
+    Integer,
+    Real,
+    Seed,
+    check_parameter,
+    finite_array,
+    require,
+    validate_parameters,
+)
 
 
 def surrogate_matrix(model: SensingModel, m: int, seed) -> np.ndarray:
@@ -26,6 +36,7 @@ def surrogate_matrix(model: SensingModel, m: int, seed) -> np.ndarray:
     Parallel kernels streaming chunks into fixed-order partial sums: bit-identical for any
     thread count.
     """
+    check_parameter("surrogate_matrix", "m", m, Integer(1))
     gens = sensor_generators(m, seed)
     with one_blas_thread():
         if model.complex_sketches:
@@ -38,19 +49,25 @@ def surrogate_matrix(model: SensingModel, m: int, seed) -> np.ndarray:
     return total / m
 
 
-def _check_rank_and_entries(M: np.ndarray, r: int, what: str) -> int:
-    """n of the (n, n) matrix M after checking 0 < r <= n and finite entries (ValueError otherwise)."""
-    n = M.shape[0]
-    if not (0 < r <= n):
-        raise ValueError(f"rank r={r} must lie in 1..n={n}")
-    if not np.all(np.isfinite(M)):
-        raise ValueError(f"{what} has non-finite entries")
+def _square(owner: str, name: str, M, complex_ok: bool = True) -> np.ndarray:
+    """M as an array after checking it is a finite square 2-d matrix (complex allowed unless ``complex_ok`` is
+    False)."""
+    M = finite_array(name, M, owner=owner, complex_ok=complex_ok)
+    require(M.shape[0] == M.shape[1], f"{owner}: {name} must be square (n, n), got shape {M.shape}")
+    return M
+
+
+def _check_rank_and_entries(M, r: int, name: str, owner: str) -> int:
+    """n of the finite square (n, n) matrix M after checking 1 <= r <= n (ValueError naming ``owner``)."""
+    n = _square(owner, name, M).shape[0]
+    check_parameter(owner, "r", r, Integer(1))
+    require(r <= n, f"{owner}: rank r={r} must lie in 1..n={n}")
     return n
 
 
 def truncated_evd(J: np.ndarray, r: int) -> np.ndarray:
     """U_hat (n, r): eigenvectors of the r largest (algebraic) eigenvalues of Hermitian J."""
-    _check_rank_and_entries(J, r, "surrogate matrix")
+    _check_rank_and_entries(J, r, "J", "truncated_evd")
     _, V = np.linalg.eigh(J)
     return V[:, ::-1][:, :r].copy()
 
@@ -63,7 +80,8 @@ def convex_lowrank(J: np.ndarray, r: int) -> np.ndarray:
     s = (j - theta)_+ / ||(j - theta)_+|| with the smallest theta >= 0 meeting the l1 limit.
     Returns S (n, n); if J has no positive eigenvalue, S = 0 is optimal.
     """
-    w, V = np.linalg.eigh(J)
+    check_parameter("convex_lowrank", "r", r, Integer(1))
+    w, V = np.linalg.eigh(_square("convex_lowrank", "J", J))
     s = _lowrank_eigenweights(w, np.sqrt(r))
     return (V * s) @ V.conj().T
 
@@ -94,10 +112,11 @@ def convex_sparse(J: np.ndarray, sparsity: float, iterations: int = 500, rho: fl
     ADMM on S = Z: S-step projects onto PSD n F-ball (clip eigenvalues, rescale), Z-step onto
     the entrywise l1 ball. Returns S (n, n) real symmetric.
     """
-    if not np.all(np.isfinite(J)) or np.iscomplexobj(J):
-        raise ValueError("J must be a finite real symmetric matrix")
-    if not sparsity > 0:
-        raise ValueError(f"sparsity level s must be positive, got {sparsity}")
+    J = _square("convex_sparse", "J", J, complex_ok=False)
+    check_parameter("convex_sparse", "sparsity", sparsity, Real(0.0, closed="neither"))
+    check_parameter("convex_sparse", "iterations", iterations, Integer(1))
+    check_parameter("convex_sparse", "rho", rho, Real(0.0, closed="neither"))
+    check_parameter("convex_sparse", "tol", tol, Real(0.0))
     J = 0.5 * (J + J.T)
     return sparse_set_admm(np.ascontiguousarray(J), float(np.sqrt(sparsity)), int(iterations), float(rho), float(tol))
 
@@ -112,7 +131,7 @@ def top_eigenvectors(S: np.ndarray, r: int) -> np.ndarray:
     and thread counts choose differently, so they are left out. k = 0 when S has no positive
     eigenvalue above the tolerance.
     """
-    n = _check_rank_and_entries(S, r, "estimate")
+    n = _check_rank_and_entries(S, r, "S", "top_eigenvectors")
     w, V = np.linalg.eigh(S)
     tol = n * np.finfo(float).eps * np.abs(w).max()
     top = np.arange(n - 1, n - 1 - r, -1)
@@ -130,14 +149,21 @@ class OnlineSubspaceTracker:
     eigenvalues) of the surrogate J_w of the first w sensors of the stream ``iterate`` reads,
     after which sensors w + 1, w + 2, ... are absorbed by Eq. (10) with eta_m = (m - 1)/m.
     Attributes: U_, eigenvalues_, n_sensors_ (sensors absorbed so far).
+
+    Unlike the estimators, the tracker's state starts at construction (U_ is drawn there), so ``__init__`` checks
+    ``_parameter_constraints`` before drawing it.
     """
+    _parameter_constraints = {"n": Integer(1), "r": Integer(1), "by_magnitude": Boolean(), "complex_data": Boolean(),
+                              "seed": [Seed(), np.random.Generator, np.random.BitGenerator, None],
+                              "warm_start": Integer(0)}
 
     def __init__(self, n: int, r: int, by_magnitude: bool = True, complex_data: bool = False, seed=0,
                  warm_start: int = 0):
+        validate_parameters("OnlineSubspaceTracker", self._parameter_constraints,
+                            {"n": n, "r": r, "by_magnitude": by_magnitude, "complex_data": complex_data,
+                             "seed": seed, "warm_start": warm_start})
         if not (0 < r <= n):
-            raise ValueError(f"rank r={r} must lie in 1..n={n}")
-        if not (isinstance(warm_start, (int, np.integer)) and warm_start >= 0):
-            raise ValueError(f"warm_start must be an integer >= 0, got {warm_start!r}")
+            raise ValueError(f"OnlineSubspaceTracker: rank r={r} must lie in 1..n={n}")
         dtype = np.complex128 if complex_data else np.float64
         g = np.random.default_rng(seed)
         q, _ = np.linalg.qr(g.standard_normal((n, r)))
@@ -148,7 +174,9 @@ class OnlineSubspaceTracker:
         self.warm_start = int(warm_start)
 
     def partial_fit(self, A: np.ndarray, B: np.ndarray, y: np.ndarray) -> OnlineSubspaceTracker:
-        """Absorb the next sensors, given as rows of A, B (c, n) with bits y (c,)."""
+        """Absorb the next sensors, given as rows of A, B (c, n) with bits y (c,) (shapes checked: the kernel
+        indexes them with one another's sizes)."""
+        self._check_sensors(A, B, y)
         dtype = self.U_.dtype
         with one_blas_thread():
             self.U_, self.eigenvalues_ = track_chunk(self.U_, self.eigenvalues_, np.ascontiguousarray(A, dtype=dtype),
@@ -156,6 +184,17 @@ class OnlineSubspaceTracker:
                                                      self.n_sensors_, self.by_magnitude)
         self.n_sensors_ += A.shape[0]
         return self
+
+    def _check_sensors(self, A, B, y) -> None:
+        """Refuse sensors the kernel would index past: A, B (c, n) finite with the tracker's n, y (c,)."""
+        n = self.U_.shape[0]
+        owner = "OnlineSubspaceTracker.partial_fit"
+        A = finite_array("A", A, owner=owner, complex_ok=True)
+        B = finite_array("B", B, owner=owner, complex_ok=True)
+        y = finite_array("y", y, ndim=1, owner=owner)
+        require(A.shape[1] == n and B.shape == A.shape,
+                f"{owner}: A and B must both have shape (c, n) with n = {n}, got {A.shape} and {B.shape}")
+        require(y.size == A.shape[0], f"{owner}: y has {y.size} bits, A has {A.shape[0]} rows")
 
     def subspace(self) -> np.ndarray:
         """Current estimate (n, r), columns ordered by tracked eigenvalue, largest first."""
@@ -205,6 +244,8 @@ class OnlineSubspaceTracker:
 def esprit(U: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """ESPRIT (Roy-Kailath 1989) on a signal subspace U (n, d): frequencies in [0, 1) and
     the moduli |z_k| of the rotational eigenvalues (near 1 for true components)."""
+    U = finite_array("U", U, owner="esprit", complex_ok=True)
+    require(U.shape[0] >= 2 and U.shape[1] >= 1, f"esprit: U must have at least 2 rows and 1 column, got {U.shape}")
     U1, U2 = U[:-1], U[1:]
     Phi = np.linalg.lstsq(U1, U2, rcond=None)[0]
     z = np.linalg.eigvals(Phi)

@@ -12,7 +12,16 @@ from simverify.generators.slm import factor_columns
 from simverify.kernels.fm import als_sweep
 from simverify.kernels.rng import as_seed_sequence
 from simverify.kernels.slm import second_order_predictions
-from simverify.validation import finite_matrix, positive_int, real_number, require
+from simverify.validation import (
+    Integer,
+    Real,
+    Seed,
+    check_fitted,
+    check_n_features,
+    finite_matrix,
+    require,
+    validate_params,
+)
 
 
 class FactorizationMachine:
@@ -20,6 +29,8 @@ class FactorizationMachine:
 
     Attributes after ``fit``: ``w0_`` (float), ``w_`` (d,), ``V_`` (d, rank), ``n_iter_`` (sweeps run),
     ``train_mse_`` (n_iter_ + 1,) the training mean squared error before and after each sweep."""
+    _parameter_constraints = {"rank": Integer(1), "n_iter": Integer(1), "tol": Real(0.0), "init_stdev": Real(0.0),
+                              "l2_reg_w": Real(0.0), "l2_reg_V": Real(0.0), "random_state": Seed()}
 
     def __init__(self, rank: int = 8, n_iter: int = 50, tol: float = 1e-8, init_stdev: float = 0.1,
                  l2_reg_w: float = 0.0, l2_reg_V: float = 0.0, random_state=0):
@@ -32,14 +43,13 @@ class FactorizationMachine:
         self.random_state = random_state
 
     def _validated(self, X, y) -> tuple[np.ndarray, np.ndarray]:
-        positive_int("rank", self.rank)
-        positive_int("n_iter", self.n_iter)
-        for name in ("tol", "init_stdev", "l2_reg_w", "l2_reg_V"):
-            real_number(name, getattr(self, name), 0.0)
-        X = finite_matrix("X", X)
-        y = finite_matrix("y", y, ndim=1)
-        require(X.shape[0] == y.size, f"X has {X.shape[0]} rows but y has {y.size} labels")
-        require(self.rank <= X.shape[1], f"rank must be at most the number of features {X.shape[1]}, got {self.rank}")
+        validate_params(self)
+        owner = type(self).__name__
+        X = finite_matrix("X", X, owner=owner)
+        y = finite_matrix("y", y, ndim=1, owner=owner)
+        require(X.shape[0] == y.size, f"{owner}: X has {X.shape[0]} rows but y has {y.size} labels")
+        require(self.rank <= X.shape[1],
+                f"{owner}: rank must be at most the number of features {X.shape[1]}, got {self.rank}")
         return X, y
 
     def iterate(self, X: np.ndarray, y: np.ndarray) -> Iterator[tuple[int, FactorizationMachine]]:
@@ -77,8 +87,12 @@ class FactorizationMachine:
         return (G - np.diag(np.diag(G))) / 2.0
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        """(n,) predictions for X (n, d)."""
-        X = finite_matrix("X", X)
+        """(n,) predictions for X (n, d), d the number of features ``fit`` saw (refused otherwise: the kernel indexes
+        the model's arrays with X's columns)."""
+        validate_params(self)
+        check_fitted(self, "w0_", "w_", "V_")
+        X = finite_matrix("X", X, owner=type(self).__name__)
+        check_n_features(type(self).__name__, X, self.w_.size)
         Wt = factor_columns(self.w_, self.V_, self.V_ / 2.0)  # sum_{a<b} = (XV)^2 / 2 - diag
         empty = np.empty(0)
         return second_order_predictions(X, float(self.w0_), Wt, (self.V_ ** 2).sum(axis=1) / 2.0, empty, empty)

@@ -15,6 +15,23 @@ import numpy as np
 from ..validation import finite_matrix, positive_int, real_number, require
 
 
+def _paired(owner: str, X, Y) -> tuple[np.ndarray, np.ndarray]:
+    """X (n, d1), Y (n, d2) finite, with the same n (the kernels index Y's rows with X's)."""
+    X, Y = finite_matrix("X", X, owner=owner), finite_matrix("Y", Y, owner=owner)
+    require(X.shape[0] == Y.shape[0], f"{owner}: X has {X.shape[0]} rows but Y has {Y.shape[0]}")
+    return X, Y
+
+
+def _check_batch(t: int, X, labels, y, d1: int, d2: int) -> None:
+    """Batch t of observed triples: X (n, d1), labels (n,) in 0..d2-1, y (n,)."""
+    X, labels, y = np.asarray(X), np.asarray(labels), np.asarray(y)
+    require(X.ndim == 2 and X.shape[1] == d1, f"leml: batch {t}: X must have shape (n, {d1}), got {X.shape}")
+    require(labels.shape == y.shape == (X.shape[0],),
+            f"leml: batch {t}: labels {labels.shape} and y {y.shape} must have X's {X.shape[0]} entries")
+    require(labels.dtype.kind in "iu" and (labels.size == 0 or (labels.min() >= 0 and labels.max() < d2)),
+            f"leml: batch {t}: labels must be integer codes in 0..{d2 - 1}")
+
+
 @dataclass
 class LabelStatistics:
     """Sufficient statistics of the squared loss on observed triples: per label j, S_j =
@@ -85,7 +102,7 @@ def leml(batches: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]], d2: int, 
     stats = LabelStatistics.empty(d1, d2)
     yield 0, LemlState(U, np.zeros((d2, k)))
     for t, (X, labels, y) in enumerate(batches, start=1):
-        require(X.shape[1] == d1, f"batch {t}: X has {X.shape[1]} features, U0 {d1} rows")
+        _check_batch(t, X, labels, y, d1, d2)
         if not accumulate:
             stats = LabelStatistics.empty(d1, d2)
         stats.add(X, labels, y)
@@ -100,7 +117,7 @@ def one_vs_all_svm(X: np.ndarray, Y: np.ndarray, seed, C: float = 1.0, epochs: i
     constraint), trained on X (n, d1), Y (n, d2) in +-1 by dual coordinate descent."""
     from ..kernels.multilabel import one_vs_all_svm as _svm
     from ..kernels.rng import spawn_generators
-    X, Y = finite_matrix("X", X), finite_matrix("Y", Y)
+    X, Y = _paired("one_vs_all_svm", X, Y)
     C, epochs = real_number("C", C, 0.0), positive_int("epochs", epochs)
     return _svm(spawn_generators(seed, Y.shape[1]), X, Y, C, epochs)
 
@@ -130,7 +147,7 @@ def trace_norm_regression(X: np.ndarray, Y: np.ndarray, loss: str = "squared", l
     singular-value thresholding: SMT (``loss='squared'``) and LRT (``'logistic'``) of Table 2.
     lam = lam_rel * ||grad(0)||_2 (the smallest lam with W = 0 optimal, scaled); step 1/L with L =
     ||X||_2^2 / n (squared) or / 4n (logistic)."""
-    X, Y = finite_matrix("X", X), finite_matrix("Y", Y)
+    X, Y = _paired("trace_norm_regression", X, Y)
     require(loss in ("squared", "logistic"), f"loss must be 'squared' or 'logistic', got {loss!r}")
     L = np.linalg.norm(X, 2) ** 2 / X.shape[0] / (1.0 if loss == "squared" else 4.0)
     lam = real_number("lam_rel", lam_rel, 0.0) * np.linalg.norm(_loss_gradient(X, Y, np.zeros((X.shape[1], Y.shape[1])),
@@ -149,7 +166,7 @@ def leml_full(X: np.ndarray, Y: np.ndarray, k: int, seed, reg: float = 1.0, iter
     """LEML with every label observed (squared loss, W = U V^T, rank k), ``iters`` exact alternating steps:
     V = Y^T X U (U^T X^T X U + reg I)^-1, then U solving X^T X U V^T V + reg U = X^T Y V through the
     eigendecompositions of X^T X and V^T V. U starts orthonormal from ``seed``."""
-    X, Y = finite_matrix("X", X), finite_matrix("Y", Y)
+    X, Y = _paired("leml_full", X, Y)
     k, reg = positive_int("k", k), real_number("reg", reg, 0.0)
     e, P = np.linalg.eigh(X.T @ X)
     XtY = X.T @ Y

@@ -16,7 +16,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from simverify.kernels.nmf import gradient_steps, hals_update, multiplicative_update, online_steps, threshold_in_place
-from simverify.validation import finite_matrix, positive_int, real_number, require
+from simverify.validation import (
+    ArrayLike,
+    Boolean,
+    Integer,
+    IsCallable,
+    Options,
+    Real,
+    finite_matrix,
+    real_number,
+    require,
+    validate_params,
+    warn,
+)
 
 SINGULAR_COND = 1e12  # a starting matrix whose condition number exceeds this is refused as singular
 
@@ -101,15 +113,17 @@ def non_negative_data(X) -> np.ndarray:
     return Y
 
 
-def starting_matrix(A0, Y: np.ndarray, n_components: int) -> np.ndarray:
+def starting_matrix(A0, Y: np.ndarray, n_components: int, owner: str = "") -> np.ndarray:
     """A0 (W, D) checked against Y (W, N): finite, matching W, D <= min(W, N), full column rank."""
-    A0 = finite_matrix("A0", A0).copy()
+    pre = f"{owner}: " if owner else ""
+    require(A0 is not None, f"{pre}a starting matrix A0 (W, D) is needed")
+    A0 = finite_matrix("A0", A0, owner=owner).copy()
     W, N = Y.shape
-    require(A0.shape == (W, n_components), f"A0 must have shape (W, D) = {(W, n_components)}, got {A0.shape}")
-    require(n_components <= min(W, N), f"rank D={n_components} exceeds min(W, N) = {min(W, N)}")
+    require(A0.shape == (W, n_components), f"{pre}A0 must have shape (W, D) = {(W, n_components)}, got {A0.shape}")
+    require(n_components <= min(W, N), f"{pre}rank D={n_components} exceeds min(W, N) = {min(W, N)}")
     s = np.linalg.svd(A0, compute_uv=False)
     require(s[-1] > 0 and s[0] / s[-1] < SINGULAR_COND,
-            f"A0 is singular (condition number {s[0] / s[-1] if s[-1] > 0 else math.inf:.3g}): "
+            f"{pre}A0 is singular (condition number {s[0] / s[-1] if s[-1] > 0 else math.inf:.3g}): "
             "its pseudo-inverse decodes nothing")
     return A0
 
@@ -122,7 +136,13 @@ class AND:
     averaged over the N samples) or False (one sample per step, cycling through the columns of Y in order).
     ``eta="auto"``: in batch mode 1 / lambda_max(Z Z^T / N), the stage quadratic's 1/L step; online,
     1 / max ||z||^2 over the stage's decodings. ``threshold``: a schedule (stage, A^(0)) -> alpha, or a number
-    (constant)."""
+    (constant). A numeric eta above 2 / L (L = lambda_max(Z Z^T / N) in batch mode, max ||z||^2 online), where the
+    gradient steps diverge, draws a RuntimeWarning (once per run)."""
+    _parameter_constraints = {
+        "n_components": Integer(1), "A0": [ArrayLike(), None],
+        "threshold": [Real(0.0, 1e6), IsCallable("a schedule"), None], "n_stages": Integer(1), "T": Integer(1),
+        "eta": [Real(0.0, 1e6, closed="right"), Options("auto")], "batch": Boolean(),
+    }
 
     def __init__(self, n_components: int, A0=None, threshold=None, n_stages: int = 50, T: int = 50,
                  eta="auto", batch: bool = True):
@@ -136,25 +156,24 @@ class AND:
 
     def _schedule(self):
         t = GeometricThreshold() if self.threshold is None else self.threshold
-        if isinstance(t, (int, float)) and not isinstance(t, bool):
-            t = ConstantThreshold(real_number("threshold", t, 0.0, 1e6))
-        require(callable(t), f"threshold must be a number or a schedule, got {t!r}")
-        return t
+        return t if callable(t) else ConstantThreshold(float(t))  # a number (validate_params checked it)
 
-    def _check(self, Y: np.ndarray) -> np.ndarray:
-        positive_int("n_stages", self.n_stages)
-        positive_int("T", self.T)
-        require(isinstance(self.batch, bool), f"batch must be true or false, got {self.batch!r}")
-        if self.eta != "auto":
-            real_number("eta", self.eta, 1e-300, 1e6)
-        require(self.A0 is not None, "AND needs a starting matrix A0 (W, D)")
-        return starting_matrix(self.A0, Y, positive_int("n_components", self.n_components))
+    def _diverging_step(self, stage: int, lipschitz: float) -> None:
+        """Warn (once per run) that the numeric eta exceeds 2 / L, the bound past which the steps diverge."""
+        if self._step_warned or self.eta == "auto" or not float(self.eta) * lipschitz > 2.0:
+            return
+        self._step_warned = True
+        mode = "lambda_max(Z Z^T / N)" if self.batch else "max ||z||^2"
+        warn("AND", f"eta={self.eta!r} exceeds 2 / L = {2.0 / lipschitz:.3g} (L = {mode}) at stage {stage + 1}, so "
+             "the gradient steps diverge and A grows without bound; use eta='auto' or a smaller eta", stacklevel=4)
 
     def iterate(self, X) -> Iterator[tuple[int, np.ndarray]]:
         """Yield (j, A) after each stage j = 1..n_stages, and (0, A0) first."""
+        validate_params(self)
         Y = data_matrix(X)
-        A = self._check(Y)
+        A = starting_matrix(self.A0, Y, self.n_components, owner="AND")
         schedule = self._schedule()
+        self._step_warned = False
         self.alphas_ = []
         yield 0, A
         for j in range(self.n_stages):
@@ -163,17 +182,18 @@ class AND:
                 real_number(f"threshold of stage {j + 1}", alpha, 0.0, 1e12)
             P = np.linalg.pinv(A)  # Algorithm 1 line 5: the stage's decoding matrix
             if self.batch:
-                self._batch_stage(A, P, Y, alpha)
+                self._batch_stage(A, P, Y, alpha, j)
             else:
                 self._online_stage(A, P, Y, alpha, j)
             self.alphas_.append(alpha)
             yield j + 1, A
 
-    def _batch_stage(self, A, P, Y, alpha):
+    def _batch_stage(self, A, P, Y, alpha, stage):
         _, YZt, ZZt = stage_products(P, Y, alpha)
         top = np.linalg.eigvalsh(ZZt)[-1]
         if top <= 0.0:  # every decoding thresholded to zero: no gradient
             return
+        self._diverging_step(stage, top)
         eta = 1.0 / top if self.eta == "auto" else float(self.eta)
         gradient_steps(A, YZt, ZZt, eta, self.T)
 
@@ -181,12 +201,13 @@ class AND:
         N = Y.shape[1]
         cols = (stage * self.T + np.arange(self.T)) % N
         Ys = np.ascontiguousarray(Y[:, cols])
+        Z = P @ Ys
+        threshold_in_place(Z, alpha)
+        top = float((Z ** 2).sum(axis=0).max())
         if self.eta == "auto":
-            Z = P @ Ys
-            threshold_in_place(Z, alpha)
-            top = float((Z ** 2).sum(axis=0).max())
             eta = 1.0 / top if top > 0 else 0.0
         else:
+            self._diverging_step(stage, top)
             eta = float(self.eta)
         online_steps(A, np.ascontiguousarray(P), Ys, alpha, eta)
 
@@ -201,6 +222,8 @@ class _Alternating:
     """Shared shape of the competitors: Z0 = NNLS(A0, Y) (as in the paper's code), then sweeps. Solvers whose
     updates need Y >= 0 (multiplicative ones) refuse negative data; HALS and ANLS constrain only A and Z."""
     needs_non_negative_data = True
+    _parameter_constraints = {"n_components": Integer(1), "A0": [ArrayLike(), None], "max_iter": Integer(1),
+                              "eps": Real(0.0, 1.0)}
 
     def __init__(self, n_components: int, A0=None, max_iter: int = 200, eps: float = 1e-10):
         self.n_components = n_components
@@ -209,11 +232,9 @@ class _Alternating:
         self.eps = eps
 
     def _start(self, X):
+        validate_params(self)
         Y = non_negative_data(X) if self.needs_non_negative_data else data_matrix(X)
-        positive_int("max_iter", self.max_iter)
-        real_number("eps", self.eps, 0.0, 1.0)
-        require(self.A0 is not None, f"{type(self).__name__} needs a starting matrix A0 (W, D)")
-        A = np.maximum(starting_matrix(self.A0, Y, positive_int("n_components", self.n_components)), 0.0)
+        A = np.maximum(starting_matrix(self.A0, Y, self.n_components, owner=type(self).__name__), 0.0)
         return Y, A, self._decode(A, Y)
 
     @staticmethod

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from simverify.validation import positive_int, require
+from simverify.validation import ArrayLike, Integer, Options, Real, validate_params
 
 from .nmf import _Alternating, last_iterate, non_negative_data
 
@@ -19,6 +19,8 @@ from .nmf import _Alternating, last_iterate, non_negative_data
 class SklearnNMF(_Alternating):
     """sklearn.decomposition.NMF (Frobenius loss) with ``solver`` "cd" or "mu", started like the competitors
     (H = max(A0, 0)^T, W = NNLS(A0, Y)^T; init="custom", tol=0, no regularisation)."""
+    _parameter_constraints = {"n_components": Integer(1), "A0": [ArrayLike(), None], "max_iter": Integer(1),
+                              "solver": Options("cd", "mu")}
 
     def __init__(self, n_components: int, A0=None, max_iter: int = 200, solver: str = "cd"):
         super().__init__(n_components, A0, max_iter)
@@ -28,8 +30,7 @@ class SklearnNMF(_Alternating):
         from sklearn.decomposition import NMF
         from sklearn.exceptions import ConvergenceWarning
 
-        require(self.solver in ("cd", "mu"), f"solver must be 'cd' or 'mu', got {self.solver!r}")
-        Y, A, Z = self._start(X)
+        Y, A, Z = self._start(X)  # validate_params(self) first
         Xs = np.ascontiguousarray(Y.T)
         weights, comps = np.ascontiguousarray(Z.T), np.ascontiguousarray(A.T)
         yield 0, A
@@ -46,6 +47,9 @@ class OnlineLDA:
     """sklearn.decomposition.LatentDirichletAllocation, learning_method="online" (Hoffman et al. 2010), one
     ``partial_fit`` pass over the N documents per epoch; A = components_^T (topic-word pseudo-counts).
     ``doc_topic_prior`` defaults to s/D with s = 5 (DIR's Dirichlet parameter, as the paper's code)."""
+    _parameter_constraints = {"n_components": Integer(1), "max_iter": Integer(1), "doc_topic_prior": [Real(0.0), None],
+                              "batch_size": Integer(1), "random_state": [Integer(0, 2**32 - 1), np.random.RandomState,
+                                                                         None]}
 
     def __init__(self, n_components: int, max_iter: int = 20, doc_topic_prior: float | None = None,
                  batch_size: int = 128, random_state: int = 0):
@@ -58,14 +62,15 @@ class OnlineLDA:
     def iterate(self, X) -> Iterator[tuple[int, np.ndarray]]:
         from sklearn.decomposition import LatentDirichletAllocation
 
+        validate_params(self)
         Y = non_negative_data(X)
-        D = positive_int("n_components", self.n_components)
+        D = self.n_components
         prior = 5.0 / D if self.doc_topic_prior is None else self.doc_topic_prior
         model = LatentDirichletAllocation(D, doc_topic_prior=prior, learning_method="online",
-                                          batch_size=positive_int("batch_size", self.batch_size),
-                                          total_samples=Y.shape[1], random_state=self.random_state)
+                                          batch_size=self.batch_size, total_samples=Y.shape[1],
+                                          random_state=self.random_state)
         Xs = np.ascontiguousarray(Y.T)
-        for t in range(1, positive_int("max_iter", self.max_iter) + 1):
+        for t in range(1, self.max_iter + 1):
             model.partial_fit(Xs)
             yield t, np.ascontiguousarray(model.components_.T)
 

@@ -17,7 +17,7 @@ from ..kernels import rng
 from ..kernels.jit import one_blas_thread
 from ..kernels.onebit import INSTANCE_CHUNK, full_observation_slots, residual_slots
 from ..kernels.rng import N_SLOTS
-from ..validation import finite_matrix, positive_int, require
+from ..validation import Integer, check_parameter, finite_matrix, positive_int, require
 
 LAMBDA = float(np.sqrt(2.0 / np.pi))  # lambda = E|g| (Lemma 1, Algorithm 1)
 STARTS = ("printed", "zero")
@@ -72,6 +72,8 @@ def hermitian_dilation(W: np.ndarray) -> np.ndarray:
 def dilation_top_eigenvectors(W: np.ndarray, r: int) -> np.ndarray:
     """Eigenvectors ((d1 + d2), r) of the dilation of W for its r largest |eigenvalues| (the top-r
     singular vectors of a symmetric matrix; Algorithm 1 line 1 with r = 2k)."""
+    W = finite_matrix("W", W, owner="dilation_top_eigenvectors")
+    check_parameter("dilation_top_eigenvectors", "r", r, Integer(1, sum(W.shape)))
     w, Q = np.linalg.eigh(hermitian_dilation(W))
     return Q[:, np.argsort(-np.abs(w), kind="stable")[:r]]
 
@@ -159,6 +161,9 @@ def full_observation_residual(X: np.ndarray, Y: np.ndarray, W: np.ndarray, m: in
     """H = sqrt(d2)/(m lambda) sum over m (instance, label) pairs sampled uniformly with replacement from a
     fully labelled set X (n, d1), Y (n, d2) in +-1 of (Y_ij - sign(<x_i, W_j>)) x_i e_bar_j^T (Section 5.2)."""
     m = positive_int("m", m)
+    X, Y, W = (finite_matrix(name, M, owner="full_observation_residual") for name, M in (("X", X), ("Y", Y), ("W", W)))
+    require(X.shape[0] == Y.shape[0] and W.shape == (X.shape[1], Y.shape[1]),
+            f"full_observation_residual: X (n, d1), Y (n, d2) and W (d1, d2) disagree: {X.shape}, {Y.shape}, {W.shape}")
     d2 = Y.shape[1]
     gens = rng.spawn_generators(seed, rng.n_chunks(m, INSTANCE_CHUNK))
     with one_blas_thread():

@@ -25,7 +25,7 @@ from simverify.generators.slm import (
 )
 from simverify.kernels.rng import as_seed_sequence
 from simverify.kernels.slm import second_order_predictions
-from simverify.validation import positive_int, real_number, require
+from simverify.validation import check_n_features, positive_int, real_number, require
 
 V_STEPS = ("printed", "uhat")
 TRACE_TERMS = ("printed", "removed")
@@ -50,11 +50,21 @@ class SLMState:
         return M - np.diag(np.diag(M)) if self.diag_free else M
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        """yhat = z^T w + z^T M z (n,) for the exactly standardised X (n, d), z = the solver's view of x."""
+        """yhat = z^T w + z^T M z (n,) for the exactly standardised X (n, d), z = the solver's view of x; X must have
+        the iterate's d columns (the kernel indexes w, U, V with X's columns)."""
+        X = np.ascontiguousarray(X, dtype=float)
+        require(X.ndim == 2, f"SLMState.predict: X must be a 2-d array (n, d), got shape {X.shape}")
+        check_n_features("SLMState.predict", X, self.w.size, "the iterate has d =")
+        d = self.w.size
+        require(self.U.shape[0] == d and self.V.shape == self.U.shape,
+                f"SLMState.predict: U and V must both have shape (d, k) with d = {d}, got {self.U.shape} and "
+                f"{self.V.shape}")
+        require(self.view is None or self.view.scale.size == self.view.shift.size == d,
+                f"SLMState.predict: the view's scale and shift must have d = {d} entries")
         diag = np.einsum("ij,ij->i", self.U, self.V) if self.diag_free else np.zeros(self.w.size)
         scale, shift = (np.empty(0), np.empty(0)) if self.view is None else (self.view.scale, self.view.shift)
         Wt = factor_columns(self.w, self.U, self.V)
-        return second_order_predictions(np.ascontiguousarray(X, dtype=float), 0.0, Wt, diag, scale, shift)
+        return second_order_predictions(X, 0.0, Wt, diag, scale, shift)
 
 
 def is_mip(dist: FeatureDistribution) -> bool:

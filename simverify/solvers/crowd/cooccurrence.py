@@ -8,6 +8,8 @@ import numpy as np
 
 from simverify.kernels.crowd import cooccurrence_counts
 
+from .codes import check_codes
+
 
 def item_index(item: np.ndarray, n_items: int) -> tuple[np.ndarray, np.ndarray]:
     """(item_ptr (n_items + 1,), order (n,)): the answers of item i are order[item_ptr[i]:item_ptr[i+1]]."""
@@ -21,6 +23,7 @@ def cooccurrences(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_ite
                   n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     """Eq. (3): (R (M, M, K, K), S (M, M)); R_{m,j} is the fraction of the S_{m,j} co-labelled items on which m
     answered k_m and j answered k_j, zero where S_{m,j} = 0. Never builds an items x annotators array."""
+    check_codes("cooccurrences", item, worker, label, n_items, n_workers, n_classes)
     item_ptr, order = item_index(item, n_items)
     counts, S = cooccurrence_counts(item_ptr, order, worker.astype(np.int64), label.astype(np.int64),
                                     n_workers, n_classes)

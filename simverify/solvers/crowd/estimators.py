@@ -17,7 +17,9 @@ from __future__ import annotations
 import pandas as pd
 
 from simverify.datasets.crowd import from_frame
+from simverify.validation import Boolean, Integer, Real, Seed, validate_params
 
+from .codes import answers_problem
 from .methods import (
     EM_ITERATIONS,
     EM_TOL,
@@ -29,10 +31,15 @@ from .methods import (
 )
 from .votes import ITEM_PENALTY, WORKER_PENALTY, minimax_entropy
 
+EM_CONSTRAINTS = {"n_iter": Integer(0), "tol": Real(0.0)}  # n_iter = 0 is crowd-kit's iteration 0 (no EM step)
+SEED_CONSTRAINT = [Seed(), None]
+
 
 class _Aggregator:
-    """Base: ``method`` names the entry of ``methods.METHODS``; __init__ of subclasses stores parameters only."""
+    """Base: ``method`` names the entry of ``methods.METHODS``. Subclasses' __init__ stores parameters only; each
+    class declares ``_parameter_constraints`` and ``fit`` checks them first (``validation.validate_params``)."""
     method = ""
+    _parameter_constraints: dict = {}
 
     def _method(self) -> str:
         return self.method
@@ -40,10 +47,25 @@ class _Aggregator:
     def _aggregate(self, answers) -> Aggregation:
         return aggregate(answers, self._method(), seed=getattr(self, "random_state", 0) or 0)
 
+    def _answers(self, data: pd.DataFrame):
+        """``data`` as coded answers; refused, naming the estimator, when malformed or when the method cannot
+        learn from them (``codes.answers_problem``)."""
+        owner = type(self).__name__
+        try:
+            answers = from_frame(data)
+            check_method(self._method(), answers.n_classes)
+        except ValueError as exc:
+            raise ValueError(f"{owner}: {exc}") from None
+        problem = answers_problem(self._method(), answers)
+        if problem:
+            raise ValueError(f"{owner}: {problem}")
+        return answers
+
     def fit(self, data: pd.DataFrame, true_labels: pd.Series | None = None) -> _Aggregator:
         """Aggregate ``data`` (task, worker, label). ``true_labels`` is not used (crowd-kit's signature)."""
-        answers = from_frame(data)
-        check_method(self._method(), answers.n_classes)
+        validate_params(self)
+        self._method()  # the parameters' combination, before the data are read
+        answers = self._answers(data)
         result = self._aggregate(answers)
         tasks = pd.Index(answers.item_ids, name="task")
         labels = pd.Index(answers.classes, name="label")
@@ -73,6 +95,7 @@ class DawidSkene(_Aggregator):
     """Dawid-Skene EM from majority-vote fractions (MV-EM), stopped as crowd-kit's: after n_iter iterations or when
     the evidence lower bound per answer gains less than tol."""
     method = "mv-em"
+    _parameter_constraints = EM_CONSTRAINTS
 
     def __init__(self, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL):
         self.n_iter = n_iter
@@ -93,10 +116,11 @@ class _EMRefined(_Aggregator):
     the share ``smoothing`` of the uniform confusion (0: the paper's start; model.START_SMOOTHING is the
     -em-smoothed methods' share, which lets EM leave the start's exact zeros). smoothing needs em=True."""
     start = ""
+    _parameter_constraints = {"em": Boolean(), **EM_CONSTRAINTS, "smoothing": Real(0.0, 1.0, closed="left")}
 
     def _method(self) -> str:
         if self.smoothing and not self.em:
-            raise ValueError("smoothing applies to EM's start: set em=True")
+            raise ValueError(f"{type(self).__name__}: smoothing={self.smoothing!r} applies to EM's start: set em=True")
         return f"{self.start}-em" if self.em else self.start
 
     def _aggregate(self, answers) -> Aggregation:
@@ -121,6 +145,7 @@ class RobSymNMF(_EMRefined):
     refines by EM (RobSymNMF-EM). Recommended: em=True, smoothing=0.01 (``robsymnmf-em-smoothed``); the defaults are
     the paper's RobSymNMF (see the module docstring)."""
     start = "robsymnmf"
+    _parameter_constraints = {"weighted": Boolean(), **_EMRefined._parameter_constraints}
 
     def __init__(self, weighted: bool = True, em: bool = False, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL,
                  smoothing: float = 0.0):
@@ -134,7 +159,8 @@ class RobSymNMF(_EMRefined):
         if self.weighted:
             return super()._method()
         if self.em or self.smoothing:
-            raise ValueError("the unweighted RobSymNMF has no EM variant")
+            raise ValueError("RobSymNMF: the unweighted RobSymNMF (weighted=False) has no EM variant: set em=False "
+                             "and smoothing=0")
         return "robsymnmf-unweighted"
 
 
@@ -151,6 +177,7 @@ class CNMF(_Aggregator):
 class SpectralDS(_Aggregator):
     """Spectral-D&S (Zhang, Chen, Zhou & Jordan 2014): third-order moments, then Dawid-Skene EM."""
     method = "spectral-ds"
+    _parameter_constraints = {"random_state": SEED_CONSTRAINT}
 
     def __init__(self, random_state: int = 0):
         self.random_state = random_state
@@ -160,6 +187,7 @@ class MinimaxEntropy(_Aggregator):
     """Regularised minimax conditional entropy (Zhou et al. 2012, 2015); alpha penalises the item terms, beta the
     worker terms."""
     method = "minimax-entropy"
+    _parameter_constraints = {"alpha": Real(0.0), "beta": Real(0.0)}
 
     def __init__(self, alpha: float = ITEM_PENALTY, beta: float = WORKER_PENALTY):
         self.alpha = alpha
@@ -174,6 +202,7 @@ class MinimaxEntropy(_Aggregator):
 class KOS(_Aggregator):
     """Karger, Oh & Shah (2011) message passing (binary labels)."""
     method = "kos"
+    _parameter_constraints = {"random_state": SEED_CONSTRAINT}
 
     def __init__(self, random_state: int = 0):
         self.random_state = random_state

@@ -34,9 +34,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simverify.validation import require
+from simverify.validation import require, warn
 
 from . import pipeline, spectral, votes
+from .codes import answers_problem
 from .cooccurrence import cooccurrences, observed_blocks
 from .model import START_SMOOTHING, DawidSkeneModel, smoothed
 
@@ -176,9 +177,19 @@ def check_method(name: str, n_classes: int | None = None) -> None:
             f"method {name} is for binary labels; the answers have {n_classes} classes")
 
 
+def warn_if_uninformative(answers, method: str) -> None:
+    """A RuntimeWarning when ``method`` cannot learn from ``answers`` (``codes.answers_problem``: e.g. one
+    annotator for a co-occurrence method); the estimators refuse such answers instead."""
+    problem = answers_problem(method, answers)
+    if problem:
+        warn(f"method {method}", problem, stacklevel=4)
+
+
 def aggregate(answers, method: str, seed: int = 0) -> Aggregation:
-    """Aggregate ``answers`` (simverify.datasets.crowd.Answers) with the named method."""
+    """Aggregate ``answers`` (simverify.datasets.crowd.Answers) with the named method; warns (RuntimeWarning) when
+    the method cannot learn from them (``warn_if_uninformative``)."""
     check_method(method, answers.n_classes)
+    warn_if_uninformative(answers, method)
     return METHODS[method](answers, seed)
 
 
@@ -188,6 +199,7 @@ def aggregate_many(answers, names: Sequence[str], seed: int = 0) -> dict[str, Ag
     RobSymNMF-EM)."""
     for name in names:
         check_method(name, answers.n_classes)
+        warn_if_uninformative(answers, name)
     blocks, models = [], {}
 
     def model(key: str) -> DawidSkeneModel:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from simverify.kernels.crowd import coupled_kl_sweeps, designated_imputation, robust_imputation
+from simverify.validation import Boolean, Integer, Options, Real, check_parameter
 
+from .codes import check_blocks
 from .cooccurrence import assemble, observed_blocks, square_root
 from .model import START_SMOOTHING, DawidSkeneModel, align_to_diagonal, from_symnmf_factor, smoothed
 from .symnmf import symnmf
@@ -26,6 +28,7 @@ def _factor_to_model(X: np.ndarray, M: int, K: int, schedule: str, **symnmf_args
 
 def plain_model(R: np.ndarray, S: np.ndarray, schedule: str = "constant", **symnmf_args) -> DawidSkeneModel:
     """'SymNMF (w/o imput.)': the observed blocks, every missing and diagonal block left at zero."""
+    check_blocks("plain_model", R, S)
     M, K = R.shape[0], R.shape[2]
     X = assemble(np.where(observed_blocks(S)[:, :, None, None], R, 0.0))
     return _factor_to_model(X, M, K, schedule, **symnmf_args)
@@ -37,6 +40,7 @@ TRIANGLE_SCORES = ("conditioning", "count")
 def block_scores(R: np.ndarray, S: np.ndarray, observed: np.ndarray, kind: str = "conditioning") -> np.ndarray:
     """(M, M) score of each observed block for choosing Eq. (7)-(8)'s helpers: 'count' = S_{m,j}; 'conditioning'
     = sigma_min(R_{m,j})^2 sqrt(S_{m,j}), after Theorem 1's error O(gamma^3 / (varrho^2 sqrt(S)))."""
+    check_parameter("block_scores", "kind", kind, Options(*TRIANGLE_SCORES))
     if kind == "count":
         return np.where(observed, S, 0).astype(float)
     smallest = np.linalg.svd(R, compute_uv=False)[:, :, -1]
@@ -47,6 +51,7 @@ def designated_blocks(R: np.ndarray, S: np.ndarray, score: str = "conditioning")
     """DesSymNMF's imputation: (X blocks (M, M, K, K), filled (M, M) bool); blocks no triangle of observed blocks
     reaches stay zero (as the paper does on real data). Without designated annotators the paper does not say which
     triangle (l, r) to use; ``score`` picks the one whose weakest block scores highest (``block_scores``)."""
+    check_blocks("designated_blocks", R, S)
     observed = observed_blocks(S)
     Rz = np.where(observed[:, :, None, None], R, 0.0)
     return designated_imputation(Rz, observed, block_scores(Rz, S, observed, score))
@@ -80,6 +85,10 @@ def robust_blocks(R: np.ndarray, S: np.ndarray, weighted: bool = True, n_outer: 
     very slowly when blocks fit well (weights near xi^(-1/2) freeze the annotators they touch): noiseless, 12
     annotators, 30 % missing, 300 sweeps left a block error of 1.2e-2 from the spectral start and 2.4e-10 from
     the unweighted solution."""
+    check_blocks("robust_blocks", R, S)
+    for name, value, spec in (("weighted", weighted, Boolean()), ("n_outer", n_outer, Integer(0)),
+                              ("n_inner", n_inner, Integer(1)), ("tol", tol, Real(0.0))):
+        check_parameter("robust_blocks", name, value, spec)
     observed = observed_blocks(S)
     Rz = np.where(observed[:, :, None, None], R, 0.0)
     U = spectral_start(Rz, observed)
@@ -125,6 +134,7 @@ def multispa_model(R: np.ndarray, S: np.ndarray) -> DawidSkeneModel:
     """MultiSPA: for each annotator m, the rows of Z_m = [R_{m,j}^T for observed j] (l1-normalised) are convex
     combinations of A_m's columns; SPA picks K of them as A_m's columns, each annotator's order fixed by
     diagonal dominance; lambda by least squares on the observed blocks."""
+    check_blocks("multispa_model", R, S)
     M, K = R.shape[0], R.shape[2]
     observed = observed_blocks(S)
     confusion = np.full((M, K, K), 1.0 / K)
@@ -152,6 +162,9 @@ def cnmf_model(R: np.ndarray, S: np.ndarray, n_iter: int = CNMF_SWEEPS, tol: flo
     [16] minimises it by its own alternating scheme; ours is the EM of the pairwise latent-class model
     (``kernels.crowd.coupled_kl_sweeps``, monotone), from MultiSPA's model mixed with START_SMOOTHING of the
     uniform confusion (multiplicative updates never leave an exact zero); columns aligned at the end."""
+    check_blocks("cnmf_model", R, S)
+    check_parameter("cnmf_model", "n_iter", n_iter, Integer(1))
+    check_parameter("cnmf_model", "tol", tol, Real(0.0))
     start = smoothed(multispa_model(R, S), START_SMOOTHING)
     confusion, priors = start.confusion.copy(), start.priors.copy()
     coupled_kl_sweeps(R, observed_blocks(S), confusion, priors, n_iter, tol)

@@ -12,9 +12,9 @@ from scipy.optimize import linear_sum_assignment
 
 from simverify.kernels.rng import generator
 
+from .codes import GROUPS, check_codes
 from .model import DawidSkeneModel, align_to_diagonal
 
-GROUPS = 3
 PERMUTATIONS_OF_3 = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 POWER_STARTS = 10  # random starts of each tensor power iteration (Anandkumar et al.'s L)
 POWER_STEPS = 50  # power iterations per start (their N)
@@ -120,6 +120,7 @@ def spectral_model(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_it
     diagonal dominance over all workers (``align_to_diagonal``, as for SymNMF). The prior is group 0's; worker i of
     group g gets A_i = E[e_(answer of i) Z_(g+1)^T | i answered] (D C_(g+1)^T)^-1, each column clipped at FLOOR
     and normalised."""
+    check_codes("spectral_model", item, worker, label, n_items, n_workers, n_classes)
     rng = generator(seed)
     group = worker_groups(worker, n_workers)
     Z = group_views(item, worker, label, n_items, n_classes, group)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from simverify.kernels.crowd import shifted_relu_symnmf
-from simverify.validation import finite_matrix, positive_int, real_number, require
+from simverify.validation import Real, check_parameter, finite_matrix, positive_int, real_number, require
 
 ALPHA_SCHEDULES = ("constant", "power", "zero")
 ALPHA_0 = 1e-6  # Appendix C: alpha_(0)
@@ -32,4 +32,6 @@ def symnmf(U: np.ndarray, schedule: str = "constant", n_iter: int = 500, tol: fl
     U = finite_matrix("U", U)
     K = U.shape[1]
     Q = np.eye(K) if Q0 is None else finite_matrix("Q0", Q0)
+    require(Q.shape == (K, K), f"symnmf: Q0 must have shape (K, K) = {(K, K)} for U {U.shape}, got {Q.shape}")
+    check_parameter("symnmf", "tol", tol, Real(0.0))
     return shifted_relu_symnmf(U, Q.copy(), alpha_schedule(schedule, n_iter, alpha0, psi), float(tol))

@@ -11,13 +11,15 @@ from scipy.optimize import minimize
 
 from simverify.kernels.crowd import confusion_from_posteriors, kos_messages, map_posteriors, posteriors_and_bound
 from simverify.kernels.crowd_minimax import class_posteriors, expected_log_likelihood
-from simverify.validation import require
+from simverify.validation import Integer, Real, check_parameter, require
 
+from .codes import check_codes
 from .model import DawidSkeneModel
 
 
 def vote_counts(item: np.ndarray, label: np.ndarray, n_items: int, n_classes: int) -> np.ndarray:
     """(n_items, n_classes): how many answers gave each item each class."""
+    check_codes("vote_counts", item, None, label, n_items, 1, n_classes)
     counts = np.zeros((n_items, n_classes))
     np.add.at(counts, (item, label), 1.0)
     return counts
@@ -33,6 +35,17 @@ def majority_vote(item: np.ndarray, label: np.ndarray, n_items: int, n_classes: 
     """(n_items, n_classes) majority-vote posteriors: 1/(number tied) on each most-voted class, 0 elsewhere
     (the tie rule of Ibrahim & Fu's code: a tie counts as 1/(number tied) correct)."""
     return ties_split(vote_counts(item, label, n_items, n_classes))
+
+
+def _check_start(init: DawidSkeneModel, n_workers: int, n_classes: int) -> None:
+    """Refuse a start model whose shapes are not (K,) priors and (n_workers, K, K) confusions (the E-step kernel
+    indexes them with the answer codes)."""
+    priors, confusion = np.asarray(init.priors), np.asarray(init.confusion)
+    require(priors.shape == (n_classes,) and confusion.shape == (n_workers, n_classes, n_classes),
+            f"dawid_skene: init must have priors ({n_classes},) and confusion {(n_workers, n_classes, n_classes)}, "
+            f"got {priors.shape} and {confusion.shape}")
+    finite = np.all(np.isfinite(priors)) and np.all(np.isfinite(confusion))
+    require(bool(finite), "dawid_skene: init has non-finite entries")
 
 
 def _m_step(item, worker, label, probas, n_workers) -> DawidSkeneModel:
@@ -51,6 +64,9 @@ def dawid_skene(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
     reproduces). From a model (init given; RobSymNMF-EM, DesSymNMF-EM): each iteration is an E-step from the
     current model then an M-step. Stops early, as crowd-kit does, when the evidence lower bound per answer gains
     less than tol; the posteriors returned are the last E-step's."""
+    check_codes("dawid_skene", item, worker, label, n_items, n_workers, n_classes)
+    check_parameter("dawid_skene", "n_iter", n_iter, Integer(0))
+    check_parameter("dawid_skene", "tol", tol, Real(0.0))
     if init is None:
         counts = vote_counts(item, label, n_items, n_classes)
         fractions = counts / counts.sum(axis=1, keepdims=True)
@@ -58,6 +74,7 @@ def dawid_skene(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
         if n_iter == 0:  # crowd-kit's iteration 0: the vote fractions and one M-step
             return fractions, model.priors, model.confusion
     else:
+        _check_start(init, n_workers, n_classes)
         model = init
     probas = map_posteriors(item, worker, label, model.priors, model.confusion, n_items)
     loss = -np.inf
@@ -97,6 +114,8 @@ def answer_matrix(item, worker, sign, n_items, n_workers) -> np.ndarray:
 def kos(item, worker, label, n_items, n_workers, n_classes, seed=0, n_iter: int = 20) -> np.ndarray:
     """Karger, Oh & Shah (2011) iterative inference (binary): messages from y ~ N(1, 1), n_iter rounds; the label
     is the sign of the item score."""
+    check_codes("kos", item, worker, label, n_items, n_workers, n_classes)
+    check_parameter("kos", "n_iter", n_iter, Integer(1))
     sign = _signs(label, n_classes)
     y0 = np.random.default_rng(seed).normal(1.0, 1.0, size=item.size)
     return _from_scores(kos_messages(item, worker, sign, n_items, n_workers, y0, n_iter))
@@ -105,6 +124,7 @@ def kos(item, worker, label, n_items, n_workers, n_classes, seed=0, n_iter: int 
 def ghosh_svd(item, worker, label, n_items, n_workers, n_classes) -> np.ndarray:
     """Ghosh, Kale & McAfee (2011) (binary): the leading left singular vector u of the +-1/0 item-worker matrix;
     the label is the sign of u, oriented so that the worker vector is mostly positive."""
+    check_codes("ghosh_svd", item, worker, label, n_items, n_workers, n_classes)
     A = answer_matrix(item, worker, _signs(label, n_classes), n_items, n_workers)
     u, s, vt = np.linalg.svd(A, full_matrices=False)
     return _from_scores(u[:, 0] if vt[0].sum() >= 0 else -u[:, 0])
@@ -114,6 +134,7 @@ def eigen_ratio(item, worker, label, n_items, n_workers, n_classes) -> np.ndarra
     """Dalvi et al. (2013) EigenRatio (binary): worker weights = the ratio of the leading eigenvectors of the
     agreement matrix A^T A and the co-labelling count matrix |A|^T |A| (diagonals zeroed); the label is the sign
     of the weighted vote A w."""
+    check_codes("eigen_ratio", item, worker, label, n_items, n_workers, n_classes)
     A = answer_matrix(item, worker, _signs(label, n_classes), n_items, n_workers)
     C, N = A.T @ A, np.abs(A).T @ np.abs(A)
     np.fill_diagonal(C, 0.0)
@@ -139,6 +160,10 @@ def minimax_entropy(item, worker, label, n_items, n_workers, n_classes, alpha: f
     P(answer k | class c) = softmax_k(sigma_worker(c, k) + tau_item(c, k)). From majority-vote fractions q, each
     iteration fits sigma, tau to q (the penalised expected log-likelihood, INNER_STEPS of L-BFGS, warm-started) and
     recomputes q; stops when no entry of q moves by tol or more. Returns q (n_items, K)."""
+    check_codes("minimax_entropy", item, worker, label, n_items, n_workers, n_classes)
+    for name, value, spec in (("alpha", alpha, Real(0.0)), ("beta", beta, Real(0.0)), ("n_iter", n_iter, Integer(0)),
+                              ("tol", tol, Real(0.0))):
+        check_parameter("minimax_entropy", name, value, spec)
     K = n_classes
     shapes = ((n_workers, K, K), (n_items, K, K))
     cut = n_workers * K * K

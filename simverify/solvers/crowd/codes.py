@@ -1,0 +1,68 @@
+"""Checks of the integer-coded answers every crowd aggregator takes (``simverify.datasets.crowd.Answers``): item,
+worker, label (n,) codes into 0..n_items-1, 0..n_workers-1, 0..n_classes-1. The Numba kernels index arrays sized
+by n_items, n_workers and n_classes with these codes, unchecked: a code out of range would read or write past the
+end of an array, so every public function that hands codes to a kernel checks them first (``check_codes``).
+
+And what a method needs of the data (``answers_problem``): the co-occurrence methods and KOS learn from annotators
+who answered a common item; Spectral-D&S deals annotators into three groups."""
+from __future__ import annotations
+
+import numpy as np
+
+from simverify.validation import Integer, check_parameter, require
+
+GROUPS = 3  # Spectral-D&S deals the annotators into three groups (spectral imports it from here)
+
+
+def _codes(owner: str, name: str, codes, size: int, n: int | None) -> None:
+    arr = np.asarray(codes)
+    require(arr.ndim == 1 and arr.dtype.kind in "iu",
+            f"{owner}: {name} must be a 1-d array of integer codes, got dtype {arr.dtype} and shape {arr.shape}")
+    require(n is None or arr.size == n, f"{owner}: {name} has {arr.size} entries, item {n}")
+    require(arr.size == 0 or (int(arr.min()) >= 0 and int(arr.max()) < size),
+            f"{owner}: {name} codes must lie in 0..{size - 1}, got {int(arr.min())}..{int(arr.max())}")
+
+
+def check_codes(owner: str, item, worker, label, n_items: int, n_workers: int, n_classes: int) -> None:
+    """Refuse codes a kernel would index out of bounds: each of item, worker (None: not used), label a 1-d integer
+    array of the same length n, within 0..n_items-1, 0..n_workers-1, 0..n_classes-1 (positive counts)."""
+    for name, count in (("n_items", n_items), ("n_workers", n_workers), ("n_classes", n_classes)):
+        check_parameter(owner, name, count, Integer(1))
+    item = np.asarray(item)
+    _codes(owner, "item", item, n_items, None)
+    if worker is not None:
+        _codes(owner, "worker", worker, n_workers, item.size)
+    _codes(owner, "label", label, n_classes, item.size)
+
+
+def check_blocks(owner: str, R, S) -> None:
+    """Refuse co-occurrences whose shapes disagree: R (M, M, K, K) and S (M, M)."""
+    R, S = np.asarray(R), np.asarray(S)
+    require(R.ndim == 4 and R.shape[0] == R.shape[1] and R.shape[2] == R.shape[3],
+            f"{owner}: R must have shape (M, M, K, K), got {R.shape}")
+    require(S.shape == R.shape[:2], f"{owner}: S must have shape (M, M) = {R.shape[:2]}, got {S.shape}")
+    require(bool(np.all(np.isfinite(R))), f"{owner}: R has non-finite entries")
+
+
+def shares_items(item: np.ndarray, worker: np.ndarray, n_workers: int) -> bool:
+    """Whether two different annotators answered a common item (a co-occurrence (3) is observed)."""
+    pairs = np.unique(np.asarray(item, dtype=np.int64) * n_workers + np.asarray(worker, dtype=np.int64))
+    return pairs.size > 0 and bool(np.bincount(pairs // n_workers).max() >= 2)
+
+
+SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted", "multispa", "cnmf", "kos")
+
+
+def answers_problem(method: str, answers) -> str | None:
+    """Why ``method`` (a name of ``methods.METHODS``) cannot learn from ``answers``, or None. Without two annotators
+    who answered a common item there is no co-occurrence, and the co-occurrence methods and KOS return uniform
+    posteriors; Spectral-D&S with fewer than three annotators leaves a group empty and does the same."""
+    base = method.split("-em")[0]  # the -em variants start from their co-occurrence model
+    if base in SHARED_ITEM_METHODS and not shares_items(answers.item, answers.worker, answers.n_workers):
+        return (f"no two of the {answers.n_workers} annotator(s) answered a common item, so there is no "
+                "co-occurrence to learn from (the posteriors come out uniform); aggregate by majority vote or "
+                "Dawid-Skene EM")
+    if method == "spectral-ds" and answers.n_workers < GROUPS:
+        return (f"Spectral-D&S deals the annotators into {GROUPS} groups and needs at least {GROUPS}, got "
+                f"{answers.n_workers} (the posteriors come out uniform); aggregate by majority vote or Dawid-Skene EM")
+    return None
