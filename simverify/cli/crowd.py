@@ -1,21 +1,30 @@
 """``simverify crowd aggregate``: label aggregation of a real answers file (Ibrahim & Fu 2021's methods and
 baselines). Everything is checked before any work: an unknown method or format, a malformed file (file:line), a
-binary-only method on multi-class answers, an unwritable --out; each refused in one line with exit status 2 and
-nothing written."""
+binary-only method on multi-class answers, an unwritable --out or one that names an input (by any path: a symlink, a
+hard link), a special file as --out (/dev/null, /dev/full, a pipe); each refused in one line with exit status 2 and
+nothing written. Input files are streamed line by line and refused at their first bad line (binary data included).
+--out is written to a temporary file beside it and renamed into place, so a write that fails after the work (a full
+disk) leaves any previous file untouched: one line ``cannot write --out PATH: reason``, exit status 1."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
+import secrets
+import stat
+import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 
 from ..datasets import crowd as crowd_data
 from ..metrics import label_error
+from ..solvers.crowd.codes import answers_problem
 from ..solvers.crowd.methods import METHODS, aggregate, check_method
-from ..store import check_writable
+from ..store import check_writable_file
 from ..usage import UsageError
 
 
@@ -39,39 +48,116 @@ def add_parser(sub, fmt) -> None:
     ap.set_defaults(fn=cmd_aggregate)
 
 
-def _check_out(path: str | None) -> None:
-    """--out must name a file whose directory can be written (created on the write when missing)."""
+def _names_input(given: str, inputs: list[tuple[str, str]]) -> None:
+    """Refuse an --out that is one of the inputs (flag, path), by any path: itself, a symlink or a hard link (the
+    same file when both exist, else the same resolved path)."""
+    out = Path(given)
+    for flag, name in inputs:
+        path = Path(name)
+        both = os.path.exists(out) and os.path.exists(path)
+        same = os.path.samefile(out, path) if both else out.resolve() == path.resolve()
+        if same:
+            raise ValueError(f"--out {given} is the {flag} file {name}; refusing to overwrite an input")
+
+
+def _check_out(path: str | None, inputs: list[tuple[str, str]]) -> None:
+    """--out must not be an input; it must name a regular file (or none yet) whose directory can be written
+    (created on the write when missing); an existing file must be writable."""
     if path is None:
         return
-    out = Path(path)
-    if out.is_dir():
-        raise ValueError(f"--out {path} is a directory")
-    check_writable(out.parent, "--out directory")
-    if out.exists() and not os.access(out, os.W_OK):
-        raise ValueError(f"--out {path} is not writable")
+    _names_input(path, inputs)
+    target = Path(os.path.realpath(path))  # a symlink's target is written; the link stays
+    check_writable_file(target, "--out")
+    if target.exists() and not target.is_file():
+        raise ValueError(f"cannot write --out {path}: {_kind(target)}, not a regular file")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise ValueError(f"cannot write --out {path}: the file is not writable")
+
+
+def _kind(path: Path) -> str:
+    """What a path that is no regular file is, in words (a character device, a named pipe, ...)."""
+    mode = path.stat().st_mode
+    kinds = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe"),
+             (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "a special file")
+
+
+def _rows(answers, posteriors: np.ndarray) -> Iterator[list]:
+    """The header, then one row per item: item, label (the decision), p_<class>..."""
+    decision = answers.classes[posteriors.argmax(axis=1)]
+    yield ["item", "label"] + [f"p_{c}" for c in answers.classes]
+    for i, d, row in zip(answers.item_ids, decision, posteriors):
+        yield [i, d] + [f"{v:.6g}" for v in row]
+
+
+def _missing_dirs(directory: Path) -> list[Path]:
+    """The directories from ``directory`` up that do not exist yet, deepest first."""
+    return [d for d in [directory, *directory.parents] if not d.exists()]
+
+
+def _open_temp(directory: Path) -> tuple[Path, int]:
+    """A new hidden file in ``directory`` (its permissions as a plain open(path, "w") gives), and its descriptor."""
+    for _ in range(100):
+        tmp = directory / f".simverify-out-{secrets.token_hex(6)}.tmp"
+        try:
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {directory}")
+
+
+def _write_temp(directory: Path, path: str, answers, posteriors: np.ndarray) -> Path:
+    """The rows in a new temporary file in ``directory`` (comma-separated when ``path`` ends in .csv, else
+    tab-separated; quoted as needed), flushed to disk; removed again when writing fails."""
+    tmp, fd = _open_temp(directory)
+    try:
+        with open(fd, "w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle, delimiter="," if path.endswith(".csv") else "\t",
+                       lineterminator="\n").writerows(_rows(answers, posteriors))
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
 
 
 def _write(path: str, answers, posteriors: np.ndarray) -> None:
-    """One row per item: item, label (the decision), p_<class>... (comma- or tab-separated, quoted as needed)."""
-    decision = answers.classes[posteriors.argmax(axis=1)]
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, delimiter="," if path.endswith(".csv") else "\t", lineterminator="\n")
-        writer.writerow(["item", "label"] + [f"p_{c}" for c in answers.classes])
-        for i, d, row in zip(answers.item_ids, decision, posteriors):
-            writer.writerow([i, d] + [f"{v:.6g}" for v in row])
+    """Write --out through a temporary file beside its target (a symlink's target), renamed into place with the
+    permissions of the file it replaces. On any error (OSError raised) the temporary file and any directory made
+    for it are removed and a previous file at that path is left as it was."""
+    target = Path(os.path.realpath(path))
+    made = _missing_dirs(target.parent)
+    tmp = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = _write_temp(target.parent, path, answers, posteriors)
+        if target.exists():
+            os.chmod(tmp, stat.S_IMODE(target.stat().st_mode))
+        os.replace(tmp, target)
+    except BaseException:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+        for directory in made:
+            with contextlib.suppress(OSError):
+                directory.rmdir()
+        raise
 
 
 def cmd_aggregate(args) -> int:
     try:
         check_method(args.method)
-        _check_out(args.out)
+        inputs = [("--answers", args.answers)] + ([("--truth", args.truth)] if args.truth else [])
+        _check_out(args.out, inputs)
         if args.seed < 0:
             raise ValueError(f"--seed must be >= 0, got {args.seed}")
         answers = crowd_data.load(args.answers, args.truth, args.format)
         if answers.n_classes < 2:
             raise ValueError(f"{args.answers}: every answer is {answers.classes[0]}; nothing to aggregate")
         check_method(args.method, answers.n_classes)
+        problem = answers_problem(args.method, answers)
+        if problem:
+            raise ValueError(f"{args.answers}: {args.method}: {problem}")
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     start = time.perf_counter()
@@ -80,7 +166,11 @@ def cmd_aggregate(args) -> int:
     n_gold = int((answers.gold >= 0).sum())
     error = label_error(result.posteriors, answers.gold) if n_gold else None
     if args.out:
-        _write(args.out, answers, result.posteriors)
+        try:
+            _write(args.out, answers, result.posteriors)
+        except OSError as exc:  # found only now, after the work (a full disk): exit status 1, nothing written
+            sys.stderr.write(f"simverify: error: cannot write --out {args.out}: {exc.strerror or exc}\n")
+            return 1
     summary = {"method": args.method, "n_items": answers.n_items, "n_workers": answers.n_workers,
                "n_classes": answers.n_classes, "n_answers": int(answers.item.size), "n_gold": n_gold,
                "error_rate": error, "elapsed_s": round(elapsed, 4), "out": args.out}

@@ -11,8 +11,10 @@ four ship in ``data/crowd/``, provenance in ``data/PROVENANCE.md``):
 
 Both read into :class:`Answers`: integer codes for items, workers and classes (0-based; ids in order of first
 appearance, labels sorted) beside the original ids. Policy on duplicates: a second answer by the same worker to the
-same item is refused, naming both lines, since aggregators weigh every answer once. Malformed files are refused
-with one line ``file:line: problem``.
+same item is refused, naming both lines, since aggregators weigh every answer once. Files are read line by line
+(never whole) and refused at their first malformed line with one line ``file:line: problem``; binary data (a NUL
+byte, UTF-16, bytes that are not UTF-8, a line over MAX_LINE bytes) included. A UTF-8 byte-order mark opening a file
+is ignored.
 
 A shipped set as crowd-kit's frame, with its gold labels as a Series indexed by task (pandas as pd)::
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +38,9 @@ CSV_HEADER = ("task", "worker", "label")
 TRUTH_HEADERS = (("task", "true_label"), ("task", "label"))
 FORMATS = ("auto", "tsv", "snow", "csv")
 SHIPPED = ("bluebird", "rte", "web", "temp")
+MAX_LINE = 1 << 20  # bytes in one line (the published files' lines have under 100): more is not an answers file
+BOM = b"\xef\xbb\xbf"  # UTF-8's byte-order mark, which Windows editors put first; dropped
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 @dataclass(frozen=True)
@@ -71,18 +77,63 @@ def shipped(name: str) -> Answers:
     return load_format_a(folder / f"{name}.txt", folder / f"{name}_truth.txt")
 
 
-def _lines(path: Path) -> list[tuple[int, list[str]]]:
-    """(line number, tab-separated fields) of every non-blank line; an empty file is refused."""
-    require(path.is_file(), f"{path}: no such file")
-    raw = path.read_bytes()
+def _check_file(path: Path) -> None:
+    """Refuse (one line) a path that is not an existing regular file."""
+    require(path.exists(), f"{path}: no such file")
+    require(not path.is_dir(), f"{path}: a directory, not a file")
+    require(path.is_file(), f"{path}: not a regular file")
+
+
+def _raw_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes) of every line, read one at a time: at most MAX_LINE + 1 bytes of the file in memory."""
     try:
-        text = raw.decode("utf-8")
+        _check_file(path)
+        with open(path, "rb") as handle:
+            yield from enumerate(iter(lambda: handle.readline(MAX_LINE + 1), b""), start=1)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _binary(number: int, raw: bytes) -> str | None:
+    """What makes one line's bytes no text line (a NUL byte, UTF-16, too long), or None."""
+    if number == 1 and raw.startswith(UTF16_BOMS):
+        return "UTF-16 text; save the file as UTF-8"
+    if b"\0" in raw:
+        return "binary data (a NUL byte), not text"
+    if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+        return f"a line longer than {MAX_LINE} bytes"
+    return None
+
+
+def _decoded(path: Path, number: int, raw: bytes) -> str:
+    """One line's bytes as text without its line ending (a UTF-8 byte-order mark opening line 1 dropped); binary
+    data (see _binary) and bytes that are not UTF-8 refused with file:line."""
+    problem = _binary(number, raw)
+    if problem:
+        raise ValueError(f"{path}:{number}: {problem}")
+    start = len(BOM) if number == 1 and raw.startswith(BOM) else 0
+    try:
+        text = raw[start:].decode("utf-8")
     except UnicodeDecodeError as err:
-        line = raw[:err.start].count(b"\n") + 1
-        raise ValueError(f"{path}:{line}: not UTF-8 text") from None
-    rows = [(i, line.rstrip("\r").split("\t")) for i, line in enumerate(text.split("\n"), start=1) if line.strip()]
-    require(len(rows) > 0, f"{path}: no answers (the file is empty)")
-    return rows
+        raise ValueError(f"{path}:{number}: not UTF-8 text (byte 0x{raw[start + err.start]:02x} at byte "
+                         f"{start + err.start + 1} of the line)") from None
+    return text.removesuffix("\n").rstrip("\r")
+
+
+def _texts(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of every non-blank line, streamed; an empty file is refused once it is read."""
+    found = False
+    for number, raw in _raw_lines(path):
+        text = _decoded(path, number, raw)
+        if text.strip():
+            found = True
+            yield number, text
+    require(found, f"{path}: no answers (the file is empty)")
+
+
+def _lines(path: Path) -> Iterator[tuple[int, list[str]]]:
+    """(line number, tab-separated fields) of every non-blank line, streamed (see _texts)."""
+    return ((number, text.split("\t")) for number, text in _texts(path))
 
 
 def _integer(path: Path, line: int, field: str, value: str) -> int:
@@ -145,10 +196,11 @@ def load_format_b(path: str | os.PathLike) -> Answers:
     """Format B (Snow et al. 2008): header FORMAT_B_HEADER, then one answer per row with its item's gold label."""
     path = Path(path)
     lines = _lines(path)
-    header = tuple(f.strip() for f in lines[0][1])
-    require(header == FORMAT_B_HEADER, f"{path}:{lines[0][0]}: header {list(header)}, expected {list(FORMAT_B_HEADER)}")
+    first, fields = next(lines)
+    header = tuple(f.strip() for f in fields)
+    require(header == FORMAT_B_HEADER, f"{path}:{first}: header {list(header)}, expected {list(FORMAT_B_HEADER)}")
     rows, gold = [], {}
-    for line, fields in lines[1:]:
+    for line, fields in lines:
         require(len(fields) == 5, f"{path}:{line}: {len(fields)} fields, expected 5")
         _, worker, item, response, truth = fields
         label, value = _integer(path, line, "response", response), _integer(path, line, "gold", truth)
@@ -167,20 +219,31 @@ def _label_values(values: list[str]) -> list:
         return list(values)
 
 
+def _csv_fields(path: Path, line: int, text: str) -> list[str]:
+    """The fields of one CSV line; the csv module's refusals (a stray newline, a field too large) as file:line."""
+    try:
+        return next(csv.reader([text]))
+    except csv.Error as exc:
+        raise ValueError(f"{path}:{line}: not a CSV line ({str(exc).split(' - ')[0]})") from None
+
+
 def _csv_rows(path: Path, header: tuple[str, ...] | tuple[tuple[str, ...], ...]) -> list[tuple[int, list[str]]]:
-    """(line, fields) of a CSV whose first row is the header (one of several allowed); file:line refusals."""
-    lines = _lines(path)  # refuses missing, empty and non-UTF-8 files
-    text = path.read_text(encoding="utf-8").splitlines()
+    """(line, fields) of a CSV whose first row is the header (one of several allowed), streamed; file:line refusals
+    at the first bad line."""
+    lines = _texts(path)  # refuses missing, empty and binary files
     allowed = header if isinstance(header[0], tuple) else (header,)
-    rows = [(i, next(csv.reader([text[i - 1]]))) for i, _ in lines]
-    head = tuple(f.strip() for f in rows[0][1])
-    require(head in allowed, f"{path}:{rows[0][0]}: header {list(head)}, expected "
+    first, text = next(lines)
+    head = tuple(f.strip() for f in _csv_fields(path, first, text))
+    require(head in allowed, f"{path}:{first}: header {list(head)}, expected "
                              + " or ".join(str(list(h)) for h in allowed))
-    for line, fields in rows[1:]:
+    rows = []
+    for line, text in lines:
+        fields = _csv_fields(path, line, text)
         require(len(fields) == len(head), f"{path}:{line}: {len(fields)} fields, expected {len(head)} {list(head)}")
         require(all(f.strip() for f in fields), f"{path}:{line}: an empty field")
-    require(len(rows) > 1, f"{path}: a header but no rows")
-    return rows[1:]
+        rows.append((line, fields))
+    require(len(rows) > 0, f"{path}: a header but no rows")
+    return rows
 
 
 def load_csv(answers: str | os.PathLike, truth: str | os.PathLike | None = None) -> Answers:
@@ -229,11 +292,11 @@ def to_frame(answers: Answers):
 
 
 def sniff_format(path: str | os.PathLike) -> str:
-    """'snow' (format B's header), 'csv' (a ``task,worker,label`` header) or 'tsv' (format A) by the first line."""
+    """'snow' (format B's header), 'csv' (a ``task,worker,label`` header) or 'tsv' (format A) by the first line
+    (a UTF-8 byte-order mark ignored; a binary first line refused as the loaders refuse it)."""
     path = Path(path)
-    require(path.is_file(), f"{path}: no such file")
-    with open(path, "rb") as handle:
-        first = handle.readline().decode("utf-8", errors="replace").strip()
+    number, raw = next(_raw_lines(path), (1, b""))
+    first = _decoded(path, number, raw).strip()
     if first.startswith(FORMAT_B_HEADER[0]):
         return "snow"
     if first.replace(" ", "").lower().startswith(",".join(CSV_HEADER)):
