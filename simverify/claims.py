@@ -15,6 +15,7 @@ from typing import Any
 
 from . import stats
 from .findings import LOOSE_KIND, Finding
+from .footprint import Footprint
 from .laws import Law
 from .registry import register, register_paper
 from .stats import CONFIRMED, REFUTED
@@ -154,6 +155,7 @@ class Claim:
     expected: str = CONFIRMED
     finding: Finding | None = None  # an erratum, a non-reproduction or a loose bound (simverify.findings)
     validate: Callable[[dict], None] | None = None
+    footprint: Callable[[dict], Footprint] | None = None  # one cell's estimated memory and work (its paper's)
     control_of: str | None = None
     control_name: str | None = None
     table: PrintedTable | None = None  # the paper's printed numbers, for the report
@@ -237,6 +239,7 @@ class Paper:
     title: str
     citation: Citation
     validate: Callable[[dict], None] | None = None
+    footprint: Callable[[dict], Footprint] | None = None
     not_reproduced: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
@@ -246,4 +249,5 @@ class Paper:
 
     def claim(self, name: str, **fields) -> Claim:
         """Declare and register claim ``<key>.<name>`` (its controls register with it)."""
-        return register(Claim(id=f"{self.key}.{name}", paper=self.key, **{"validate": self.validate, **fields}))
+        inherited = {"validate": self.validate, "footprint": self.footprint}
+        return register(Claim(id=f"{self.key}.{name}", paper=self.key, **{**inherited, **fields}))

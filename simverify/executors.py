@@ -74,7 +74,7 @@ def _sigint_blocked():
 def _init_worker(threads: int, parent: int) -> None:
     os.environ["NUMBA_NUM_THREADS"] = str(threads)
     from threadpoolctl import threadpool_limits
-    threadpool_limits(limits=threads, user_api="blas")  # BLAS threads of all workers would oversubscribe the
+    threadpool_limits(limits=1, user_api="blas")  # BLAS threads of all workers would oversubscribe the
     # cores: small LEML solves ran 6x slower with 2 workers x 2 OpenBLAS threads on 2 cores
     if "numba" in sys.modules:  # imported before the variable took effect (e.g. by the parent's __main__)
         import numba

@@ -77,9 +77,11 @@ def check_alpha(alpha: float) -> None:
 
 
 def plan_all(claims: list[Claim], tier: str, *, root_seed: int = 0, replicates: int | None = None,
-             overrides: dict | None = None) -> list[sweep.Plan]:
-    """Plan every claim (validating all parameters) before any work; raises ValueError or TypeError."""
-    return [sweep.plan(c, tier, replicates=replicates, root_seed=root_seed, overrides=overrides) for c in claims]
+             overrides: dict | None = None, ceiling: bool = True) -> list[sweep.Plan]:
+    """Plan every claim (validating all parameters and sizes, see ``sweep.plan``) before any work; raises
+    ValueError or TypeError."""
+    return [sweep.plan(c, tier, replicates=replicates, root_seed=root_seed, overrides=overrides, ceiling=ceiling)
+            for c in claims]
 
 
 def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: int = 0,

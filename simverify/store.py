@@ -36,8 +36,12 @@ class IncompatibleStore(ValueError):
 
 
 def default_store() -> Path:
-    """``$SIMVERIFY_STORE`` or ./simverify-store."""
-    return Path(os.environ.get("SIMVERIFY_STORE", DEFAULT_STORE))
+    """``$SIMVERIFY_STORE`` or ./simverify-store; a set but empty variable is refused (ValueError), not taken
+    as the current directory."""
+    value = os.environ.get("SIMVERIFY_STORE", DEFAULT_STORE)
+    if not value.strip():
+        raise ValueError("SIMVERIFY_STORE is set but empty: name a directory, or unset it")
+    return Path(value)
 
 
 # NetCDF3 through scipy: 3 ms per Dataset against 41 ms for NetCDF4 through h5netcdf (measured on

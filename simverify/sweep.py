@@ -29,6 +29,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import xarray as xr
 
+from .footprint import check_cell, check_int32, check_tasks
+from .kernels.jit import one_blas_thread
+
 if TYPE_CHECKING:
     from .claims import Claim
 
@@ -42,6 +45,7 @@ def normalize(value: Any, name: str = "value") -> Any:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, (int, np.integer)):
+        check_int32(name, int(value))
         return int(value)
     if isinstance(value, (float, np.floating)):
         if not math.isfinite(value):
@@ -171,6 +175,7 @@ class Plan:
     tasks: list
     code_hash: str
     overrides: dict = field(default_factory=dict)
+    peak_memory: float = 0.0  # bytes: the largest footprint estimate of its cells (0: none declared)
 
     @property
     def n_cells(self) -> int:
@@ -237,7 +242,10 @@ def _coerce_override(claim_id: str, name: str, value: Any, declared: Any, is_axi
     """A ``--set`` value checked against the declared one: a list only for a grid axis or a
     declared list (a scalar becomes a one-element list there), never an empty list."""
     where = f"{claim_id}: --set {name}"
-    normalize(value, name)  # non-finite numbers, unsupported types
+    try:
+        normalize(value, name)  # non-finite numbers, integers past int32, unsupported types
+    except ValueError as exc:
+        raise ValueError(f"{claim_id}: {exc}") from None
     listy = is_axis or isinstance(declared, (list, tuple))
     if isinstance(value, dict) or (isinstance(value, list) and not listy):
         raise ValueError(f"{where} expects {_kind(declared) or 'a single value'}, got {value!r}")
@@ -355,10 +363,24 @@ def _check_law(claim: Claim, grid, replicates: int, first: dict) -> None:
         raise ValueError(f"{claim.id}: {exc}") from None
 
 
+def _check_cells(claim: Claim, cells: list[dict], ceiling: bool) -> float:
+    """Every cell's parameters (the paper's validation) and estimated footprint; returns the largest memory."""
+    peak = 0.0
+    for params in cells:
+        if claim.validate is not None:
+            claim.validate(params)
+        if claim.footprint is not None:
+            fp = claim.footprint(params)
+            check_cell(claim.id, fp, ceiling)
+            peak = max(peak, fp.memory)
+    return peak
+
+
 def plan(claim: Claim, tier: str, *, replicates: int | None = None, root_seed: int = 0,
-         overrides: Mapping[str, Any] | None = None) -> Plan:
-    """Validate every cell's parameters, the law's needs and the data files before any work,
-    and derive each task's seed and cache key.
+         overrides: Mapping[str, Any] | None = None, ceiling: bool = True) -> Plan:
+    """Validate every cell's parameters, the law's needs, its estimated size (simverify.footprint; ``ceiling``
+    False lifts the work ceiling, not the memory one) and the data files before any work, and derive each
+    task's seed and cache key.
 
     params = measure defaults + tier fixed + grid cell (+ overrides); seed = hash(sweep name,
     params, replicate, root seed); key = hash(code hash, measure, seed source, data hashes).
@@ -372,14 +394,14 @@ def plan(claim: Claim, tier: str, *, replicates: int | None = None, root_seed: i
     _check_picklable(claim, sweep.measure)
     grid, fixed = _bind(claim, tier, overrides)
     cells = [(idx, normalize({**fixed, **cell}, "params")) for idx, cell in grid.cells()]
+    check_tasks(claim.id, len(cells), R)
+    peak = _check_cells(claim, [params for _, params in cells], ceiling)  # the values first, then what the law needs
     _check_output_names(claim, grid, cells[0][1])
     _check_law(claim, grid, R, cells[0][1])
     chash = code_hash(sweep.measure.__module__)
     file_hashes: dict = {}
     tasks = []
     for idx, params in cells:
-        if claim.validate is not None:
-            claim.validate(params)
         data = _data_hashes(claim, params, file_hashes)
         for r in range(R):
             seed_src = [sweep.name, params, r, int(root_seed)]
@@ -387,14 +409,17 @@ def plan(claim: Claim, tier: str, *, replicates: int | None = None, root_seed: i
             key = digest([chash, sweep.measure.__module__, sweep.measure.__qualname__, seed_src, data])
             tasks.append(CellTask(sweep.measure, params, idx, r, entropy, key, sweep.name, chash))
     return Plan(claim, tier, grid.dims(), {k: dict(v) for k, v in grid.zipped.items()}, R, int(root_seed), tasks,
-                chash, dict(overrides or {}))
+                chash, dict(overrides or {}), peak)
 
 
 # -- running ----------------------------------------------------------------------------------
 
 def compute_cell(task: CellTask) -> dict:
-    """Run one cell (in any process): ``measure(seed, **params)``, outputs as float arrays."""
-    out = task.measure(np.random.SeedSequence(task.entropy), **task.params)
+    """Run one cell (in any process): ``measure(seed, **params)``, outputs as float arrays. BLAS runs on
+    one thread: its multi-threaded kernels split sums by thread count, and a cell's bits must not
+    depend on the worker count or the scheduler."""
+    with one_blas_thread():
+        out = task.measure(np.random.SeedSequence(task.entropy), **task.params)
     return {k: np.asarray(v, dtype=float) for k, v in out.items()}
 
 

@@ -91,7 +91,7 @@ def test_a_truth_file_with_the_snow_format_is_refused():
     ("crowd.table9.restart_spread", "start=near", "parameter start must be one of ['symnmf', 'random'], got 'near'"),
     ("crowd.prop1.exact_recovery", "K=1", "parameter K must be at least 2 classes, got 1"),
     ("crowd.table4.bluebird.mv", "answers=web", "aggregator kos is for binary labels; web has 5 classes"),
-    ("crowd.table4.bluebird.mv", 'aggregator=["mv","nope"]', "parameter aggregator must be a list of"),
+    ("crowd.table4.bluebird.mv", 'aggregator=["mv","nope"]', "parameter aggregator: unknown 'nope' (one of mv, "),
     ("crowd.table1.robsymnmf_beats_mv", "data=iris", "parameter data must be one of ['breast_cancer'"),
     ("crowd.table3.dessymnmf_missing_70", 'setting=["miss=70%","miss=90%"]', "parameter setting must be a list of"),
     ("crowd.table1.robsymnmf_beats_mv", 'aggregator=["mv","robsymnmf","kos"]',

@@ -1,7 +1,7 @@
 """`simverify list | check | report | calibrate | cache` (docs/cli.md).
 
 Exit status: 0 when every verdict equals its expectation, 1 when some differs, 2 for bad
-usage or bad input (a clear message on stderr, nothing written), 130 on interruption,
+usage or bad input (a clear message on stderr, nothing written), 130 on interruption, 143 on SIGTERM,
 141 when the reader of standard output went away (``simverify list --json | head``).
 """
 from __future__ import annotations
@@ -10,9 +10,10 @@ import argparse
 import os
 import signal
 import sys
+from concurrent.futures.process import BrokenProcessPool
 
 from .. import registry, runner
-from ..store import default_store
+from ..store import DEFAULT_STORE
 from ..usage import UsageError
 from .cache import cmd_cache
 from .calibrate import cmd_calibrate
@@ -45,9 +46,16 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
         return text + " (default: %(default)s)"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors in one line, as every other refusal (exit 2)."""
+
+    def error(self, message: str):
+        self.exit(2, f"simverify: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     fmt = _Help
-    p = argparse.ArgumentParser(prog="simverify", formatter_class=fmt,
+    p = _Parser(prog="simverify", formatter_class=fmt,
                                 description="Executable checks of papers' lemmas and theorems.")
     p.add_argument("--version", action="version", version=_version())
     sub = p.add_subparsers(dest="command", required=True)
@@ -58,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     lp.set_defaults(fn=cmd_list)
 
     def store_option(sp):
-        sp.add_argument("--store", default=str(default_store()),
+        sp.add_argument("--store", default=os.environ.get("SIMVERIFY_STORE", str(DEFAULT_STORE)),
                         help="store directory (cells, Datasets, verdict records); $SIMVERIFY_STORE sets the default")
 
     def run_options(sp):
@@ -80,6 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--replicates", type=int, help="replicates per cell (default: the tier's)")
         sp.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                         help="override a grid axis or fixed parameter (repeatable)")
+        sp.add_argument("--no-ceiling", dest="ceiling", action="store_false", help="run cells estimated past the "
+                        "work ceiling (about a day each); cells past this machine's memory stay refused")
 
     cp = sub.add_parser("check", help="run claims and print verdicts", formatter_class=fmt)
     run_options(cp)
@@ -141,15 +151,29 @@ def _refuse(message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; returns the exit status (see the module's docstring)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as exc:
+        end_progress_line = "\n" if sys.stderr.isatty() else ""
+        how, code = ("terminated", 143) if isinstance(exc, Terminated) else ("interrupted", 130)
+        sys.stderr.write(f"{end_progress_line}simverify: {how}; finished cells are stored, rerun to resume\n")
+        return code
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    argv_seen = sys.argv[1:] if argv is None else argv
     for name, most in (("replicates", MAX_REPLICATES), ("workers", MAX_WORKERS), ("seeds", MAX_SEEDS)):
         v = getattr(args, name, None)
         if v is not None and not 1 <= v <= most:
             return _refuse(f"--{name} must lie in [1, {most}], got {v}")
     for name in ("report", "out", "store", "calibration", "compare"):
-        if getattr(args, name, None) == "":
-            return _refuse(f"--{name} names no path (an empty string)")
+        if getattr(args, name, None) is not None and not getattr(args, name).strip():
+            given = any(a == f"--{name}" or a.startswith(f"--{name}=") for a in argv_seen)
+            return _refuse(f"--{name} names no path (an empty string)" if given or name != "store" else
+                           "SIMVERIFY_STORE is set but empty: name a directory, or unset it")
     if not 0 <= getattr(args, "seed", 0) < 2 ** 31:  # the store keeps seeds as NetCDF int32
         return _refuse(f"--seed must lie in [0, 2147483647], got {args.seed}")
     try:
@@ -157,29 +181,40 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, registry.UnknownClaim) as exc:
         sys.stderr.write(f"simverify: error: {exc}\n")
         return 2
-    except KeyboardInterrupt:
-        end_progress_line = "\n" if sys.stderr.isatty() else ""
-        sys.stderr.write(f"{end_progress_line}simverify: interrupted; finished cells are stored, rerun to resume\n")
-        return 130
+    except BrokenProcessPool:
+        sys.stderr.write("simverify: a worker process died (killed, or out of memory); finished cells are stored, "
+                         "rerun to resume\n")
+        return 1
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the main thread runs (as Ctrl-C raises KeyboardInterrupt), so a run is
+    abandoned the same way: workers stopped, finished cells kept, one line, exit 143."""
+
+
+def _raise_terminated(signum, frame) -> None:
+    raise Terminated
 
 
 def entry() -> None:
-    """The console script: ``main()``, then exit. After an interruption the process ends at once
-    (exit 130) instead of waiting at interpreter exit for a process pool's helper threads, which a
-    worker terminated mid-startup can leave blocked. A closed standard output (``| head``) ends it
-    quietly with 141, as a shell reports SIGPIPE."""
+    """The console script: ``main()``, then exit. SIGTERM is handled as Ctrl-C is (``Terminated``). After an
+    interruption the process ends at once (exit 130, or 143 after SIGTERM) instead of waiting at interpreter
+    exit for a process pool's helper threads, which a worker terminated mid-startup can leave blocked. A
+    closed standard output (``| head``) ends it quietly with 141, as a shell reports SIGPIPE."""
+    signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         code = main()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the work is done: a late SIGTERM just ends the process
         sys.stdout.flush()
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # Python flushes stdout again at exit
         sys.exit(141)
-    if code == 130:
+    if code in (130, 143):
         sys.stdout.flush()
         sys.stderr.flush()
         _stop_resource_tracker()
-        os._exit(130)
+        os._exit(code)
     sys.exit(code)
 
 

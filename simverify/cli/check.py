@@ -10,10 +10,11 @@ from contextlib import suppress
 from .. import registry, runner
 from ..executors import check_scheduler, make_executor
 from ..findings import as_expected
+from ..footprint import check_workers
 from ..store import Store, check_writable
 from ..usage import UsageError
 from .common import _controls_not_run, _controls_note, _note, _parse_set, _refused, _select, keyword_matcher
-from .plan import last_failed, plan_cost, print_plan, save_last_failed, save_timings
+from .plan import last_failed, plan_cost, print_plan, run_setting, save_last_failed, save_timings
 from .report import _report
 from .terminal import Progress, Reporter
 
@@ -57,17 +58,25 @@ def _prepare(args):
         store = Store(args.store)
         store.check_compatible()
         if getattr(args, "lf", False):
-            claims, args.lf_note = _last_failed_only(claims, store, args.tier)
+            claims, args.lf_note = _last_failed_only(claims, store, _setting(args, overrides))
         plans = runner.plan_all(claims, args.tier, root_seed=args.seed, replicates=args.replicates,
-                                overrides=overrides)
+                                overrides=overrides, ceiling=args.ceiling)
         if dry:
             check_scheduler(args.scheduler)  # refused as a run refuses it; nothing started
             return claims, overrides, plans, store, None
         store.check_writable()
+        workers = 1 if args.scheduler == "serial" else args.workers or os.cpu_count() or 1
+        if "://" not in args.scheduler:  # a remote cluster's memory is not this machine's
+            tasks = sum(len(p.tasks) for p in plans)
+            check_workers(max((p.peak_memory for p in plans), default=0.0), min(workers, tasks))
         if getattr(args, "report", None):
             check_writable(args.report, "report directory")
         executor = make_executor(args.scheduler, args.workers)
     return claims, overrides, plans, store, executor
+
+
+def _setting(args, overrides: dict) -> str:
+    return run_setting(args.tier, args.seed, args.replicates, overrides)
 
 
 def _last_failed_only(claims: list, store: Store, tier: str) -> tuple[list, str]:
@@ -122,7 +131,7 @@ def cmd_check(args) -> int:
         with suppress(OSError):  # bookkeeping for --plan and --lf: never fails a run
             save_timings(store, cells)
     with suppress(OSError):
-        save_last_failed(store, args.tier, records)
+        save_last_failed(store, _setting(args, overrides), records)
     report = _report(store, args.report, args.tier) if args.report else None
     wall = time.perf_counter() - t0
     if args.json:

@@ -64,8 +64,8 @@ def save_timings(store: Store, cells: list) -> None:
 
 
 def save_last_failed(store: Store, tier: str, records: list[dict]) -> None:
-    """Per tier, the ids not as expected when last checked: this run's unexpected ids are added, its
-    expected ones removed, ids it did not run kept."""
+    """Per run setting (``tier``: a ``run_setting`` key), the ids not as expected when last checked: this
+    run's unexpected ids are added, its expected ones removed, ids it did not run kept."""
     path = store.root / LAST_FAILED
     last = read_last_failed(store)
     ids = set(last.get(tier, []))
@@ -74,6 +74,13 @@ def save_last_failed(store: Store, tier: str, records: list[dict]) -> None:
     last[tier] = sorted(ids)
     text = json.dumps(last, indent=1, sort_keys=True)
     atomic_write(path, lambda tmp: Path(tmp).write_text(text + "\n"))
+
+
+def run_setting(tier: str, seed: int = 0, replicates: int | None = None, overrides: dict | None = None) -> str:
+    """The key --lf remembers a run under: its tier, and its seed, replicates and --set values where not the
+    defaults (a run at another seed or size does not forget or replace the failures of the default run)."""
+    parts = [tier] + ([f"seed={seed}"] if seed else []) + ([f"replicates={replicates}"] if replicates else [])
+    return " ".join(parts + [f"{k}={json.dumps(v, sort_keys=True)}" for k, v in sorted((overrides or {}).items())])
 
 
 def last_failed(store: Store, tier: str) -> set[str]:

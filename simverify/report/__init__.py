@@ -79,11 +79,11 @@ def load_baseline(path: str | Path | Store, tier: str | None = None) -> tuple[li
     """(rows, what they are) of a baseline for ``--compare``: a store (its rows, as a report of it shows
     them), a report directory (its ``results.json``, e.g. the shipped reference) or a ``results.json`` file.
     ValueError (one line) when it is none of these; IncompatibleStore for a store of another layout."""
-    if isinstance(path, Store):
-        return readable_rows(path, tier)[0], f"store {path.root}"
+    if isinstance(path, Store) or (Path(path).is_dir() and (Path(path) / "results").is_dir()):
+        store = path if isinstance(path, Store) else Store(path)
+        rows, _, unreadable = readable_rows(store, tier)
+        return rows, f"store {store.root}{_left_out(len(unreadable))}"
     path = Path(path)
-    if path.is_dir() and (path / "results").is_dir():
-        return readable_rows(Store(path), tier)[0], f"store {path}"
     file = path / "results.json" if path.is_dir() else path
     if not file.is_file():
         raise ValueError(f"--compare: {path} holds no results (neither a store's results/ nor a report's results.json)")
@@ -93,10 +93,16 @@ def load_baseline(path: str | Path | Store, tier: str | None = None) -> tuple[li
         raise ValueError(f"--compare: {file} cannot be read: {' '.join(str(exc).split())}") from None
     if not isinstance(found, list):
         raise ValueError(f"--compare: {file} is not a list of verdict records")
-    rows = [r for r in found if isinstance(r, dict) and _malformed(r) is None and (tier is None or r["tier"] == tier)]
+    readable = [r for r in found if isinstance(r, dict) and _malformed(r) is None]
+    rows = [r for r in readable if tier is None or r["tier"] == tier]
     if not rows:
         raise ValueError(f"--compare: {file} holds no readable verdict record{f' of tier {tier}' if tier else ''}")
-    return rows, f"report {file}"
+    return rows, f"report {file}{_left_out(len(found) - len(readable))}"
+
+
+def _left_out(unreadable: int) -> str:
+    """What a baseline's description adds for its records that could not be read (never dropped silently)."""
+    return f" ({unreadable} unreadable record{'s' if unreadable != 1 else ''} left out)" if unreadable else ""
 
 
 def _data_files(path: Path, ds, files: dict, written: dict) -> dict:

@@ -9,6 +9,7 @@ by section: ``conditions`` (Proposition 1's GCC parameters), ``decoding`` (Lemma
 from __future__ import annotations
 
 from simverify.claims import Citation, Paper
+from simverify.footprint import Footprint, size, stream_bytes
 from simverify.generators import nmf as gen
 from simverify.validation import check_int_parameter, check_real_parameter
 
@@ -121,6 +122,15 @@ def _check_non_negative_data(p: dict, negative_file: bool) -> None:
                          f"({'the topic file' if negative_file else 'matrix=neg'})")
 
 
+def footprint(p: dict) -> Footprint:
+    """One cell's dominant arrays (the samples X (D, N) and Y (W, N), a chunk of N at a time where chunk is set; A
+    (W, D) and its iterates) and work (A X per stage)."""
+    W, D, N = size(p, "W"), size(p, "D"), size(p, "N")
+    held = min(N, size(p, "chunk", N) or N)
+    stages = size(p, "n_stages", 1) + size(p, "T") + size(p, "warm_stages") + 1
+    return Footprint(8.0 * (held * (D + W) + 4 * W * D) + stream_bytes(N, 512), float(N) * W * D * stages)
+
+
 TABLE1_NOT_REPRODUCED = (
     "the 20newsgroups corpus cannot be downloaded here (scikit-learn's fetch_20newsgroups downloads it at first "
     "use), so Table 1's own topics are not reproduced; its protocol (ten topics, AND from ten random documents "
@@ -131,7 +141,7 @@ CITATION = Citation("Yuanzhi Li and Yingyu Liang", "Provable Alternating Gradien
                     "Proceedings of the 34th International Conference on Machine Learning (ICML), PMLR 70", 2017,
                     arxiv="1706.04097")
 PAPER = Paper("andnmf", "Li, Liang (2017), Provable Alternating Gradient Descent for Non-negative Matrix "
-                        "Factorization with Strong Correlations", CITATION, validate=validate,
+                        "Factorization with Strong Correlations", CITATION, validate=validate, footprint=footprint,
               not_reproduced={"Table 1 on 20newsgroups itself": TABLE1_NOT_REPRODUCED})
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.

@@ -31,6 +31,7 @@ invariant, equally accurate tracked subspaces. 96 runs each at n = 40 gave mean 
 from __future__ import annotations
 
 from simverify.claims import Citation, Paper
+from simverify.footprint import Footprint, size, stream_bytes
 
 _POSITIVE_INTEGERS = ("n", "r", "m", "T", "k", "support", "convex_rank", "r_est", "n_extra")
 
@@ -85,9 +86,19 @@ def _validate_choices_and_ranges(p: dict) -> None:
             raise ValueError(f"warm_start must be an integer in [0, largest m = {last}), got {w!r}")
 
 
+
+def footprint(p: dict) -> Footprint:
+    """One cell's dominant arrays (the m sensing vectors or comparisons, n each; n x n matrices) and work (a rank-r
+    update of an n x n matrix per measurement or streamed sample)."""
+    n, m, T, r = (size(p, k) for k in ("n", "m", "T", "r"))
+    memory = 8.0 * (m * n + 4 * n * n) + stream_bytes(m, 2048)
+    return Footprint(memory, float(m + T) * n * n * max(r, size(p, "r_est"), 1))
+
+
 CITATION = Citation("Yuejie Chi", "Subspace Learning From Bits",
                     "arXiv preprint (the single-author version dated September 25, 2018)", 2018, arxiv="1407.6288")
-PAPER = Paper("bitsubspace", "Chi (2018), Subspace Learning From Bits", CITATION, validate=validate)
+PAPER = Paper("bitsubspace", "Chi (2018), Subspace Learning From Bits", CITATION, validate=validate,
+              footprint=footprint)
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
 # isort: off

@@ -9,6 +9,7 @@ classifiers as annotators, on data sets bundled with scikit-learn; its own measu
 from __future__ import annotations
 
 from simverify.claims import Citation, Paper
+from simverify.footprint import Footprint, size, stream_bytes
 from simverify.solvers.crowd import METHODS
 from simverify.solvers.crowd.methods import BINARY_ONLY
 from simverify.validation import check_int_parameter, check_real_parameter
@@ -39,8 +40,11 @@ def validate(p: dict) -> None:
     if p.get("snr_db") is not None:  # None: noiseless (Figure 2)
         check_real_parameter("snr_db", p["snr_db"], -100.0, 300.0)
     for name, allowed in _LISTS.items():
-        if name in p and (not isinstance(p[name], list) or not p[name] or any(v not in allowed for v in p[name])):
-            raise ValueError(f"parameter {name} must be a list of {list(allowed)}, got {p[name]!r}")
+        if name in p and (not isinstance(p[name], list) or not p[name]):
+            raise ValueError(f"parameter {name} must be a non-empty list, got {p[name]!r}")
+        unknown = [v for v in p.get(name, []) if v not in allowed]
+        if unknown:
+            raise ValueError(f"parameter {name}: unknown {unknown[0]!r} (one of {', '.join(map(str, allowed))})")
     starts = ms.RESTART_START if "answers" in p else ms.STARTS
     if "start" in p and p["start"] not in starts:
         raise ValueError(f"parameter start must be one of {list(starts)}, got {p['start']!r}")
@@ -102,12 +106,22 @@ NOT_REPRODUCED = {
         "the restart protocol runs on web (claim table9.restart_spread) or any answers file",
     "Baselines CNMF, TensorADMM, Spectral-D&S, MinimaxEntropy, PG-TAC, CRIAV": "not implemented yet",
 }
+
+def footprint(p: dict) -> Footprint:
+    """One cell's dominant arrays (the (M K) x (M K) co-occurrences and their imputation; answers of N items by M
+    annotators; J x J matrices of the SymNMF sweeps; S samples of K) and work (iterations of (M K)^2 K or J^2 K)."""
+    M, K, N, J, S = size(p, "M"), size(p, "K", 1), size(p, "N"), size(p, "J"), size(p, "S")
+    memory = 8.0 * (4 * (M * K) ** 2 + 3 * N * M + 3 * J * J + S * K) + stream_bytes(N, 4096)
+    iterations = size(p, "n_iter", 1000)
+    return Footprint(memory, float(iterations) * ((M * K) ** 2 + J * J) * K + float(N) * M * K + float(M * K) ** 3)
+
+
 CITATION = Citation("Shahana Ibrahim and Xiao Fu", "Crowdsourcing via Annotator Co-occurrence Imputation and Provable "
                     "Symmetric Nonnegative Matrix Factorization",
                     "Proceedings of the 38th International Conference on Machine Learning (ICML), PMLR 139", 2021,
                     arxiv="2106.07193")
 PAPER = Paper("crowd", "Ibrahim, Fu (2021), Crowdsourcing via Annotator Co-occurrence Imputation and Provable "
-                       "Symmetric Nonnegative Matrix Factorization", CITATION, validate=validate,
+                       "Symmetric Nonnegative Matrix Factorization", CITATION, validate=validate, footprint=footprint,
               not_reproduced=NOT_REPRODUCED)
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.

@@ -9,6 +9,7 @@ as printed), ``experiments`` (Figure 1, Tables 1 and 2).
 from __future__ import annotations
 
 from simverify.claims import Citation, Paper
+from simverify.footprint import Footprint, size, stream_bytes
 from simverify.validation import check_int_parameter, check_real_parameter
 
 _POSITIVE_INTEGERS = ("d1", "d2", "k", "m", "T", "n", "n_test")
@@ -43,10 +44,21 @@ def validate(p: dict) -> None:
             raise ValueError(f"parameter {name} must be one of {list(allowed)}, got {p[name]!r}")
 
 
+
+def footprint(p: dict) -> Footprint:
+    """One cell's dominant arrays (W* and its iterates, d1 x d2; the all-labelled instances n and n_test, d1 + d2
+    each; one chunk of the instance stream, which Algorithm 1 never holds whole) and work (x^T W per instance per
+    pass, m instances for T + 1 passes)."""
+    d1, d2, m, n, n_test = (size(p, k) for k in ("d1", "d2", "m", "n", "n_test"))
+    passes = size(p, "T", 1) + 1 + size(p, "epochs") * size(p, "iters")
+    memory = 8.0 * (4 * d1 * d2 + (n + n_test) * (d1 + d2) + min(m, 1 << 16) * (d1 + d2)) + stream_bytes(m, 1024)
+    return Footprint(memory, float(m * passes + n + n_test) * d1 * max(d2, 1))
+
+
 CITATION = Citation("Shuang Qiu, Tingjin Luo, Jieping Ye and Ming Lin", "Nonconvex One-bit Single-label Multi-label "
                     "Learning", "arXiv preprint", 2017, arxiv="1703.06104")
 PAPER = Paper("onebit", "Qiu, Luo, Ye, Lin (2017), Nonconvex One-bit Single-label Multi-label Learning", CITATION,
-              validate=validate)
+              validate=validate, footprint=footprint)
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
 # isort: off

@@ -8,6 +8,7 @@ claims, by section: ``moments`` (Eq. 6, Section 2.1's gradient descent, Definiti
 from __future__ import annotations
 
 from simverify.claims import Citation, Paper
+from simverify.footprint import Footprint, size
 from simverify.generators import slm as gen
 from simverify.solvers import slm as sol
 from simverify.validation import check_int_parameter, check_real_parameter
@@ -69,9 +70,19 @@ TABLE1_NOT_REPRODUCED = (
     "the MovieLens-100k/1M, Flixster, Epinions and OMIM data cannot be downloaded here and are not shipped; "
     "simverify.datasets.movielens reads the standard MovieLens-100k layout (u.data) into one-hot user/item "
     "features for SLM and the factorization machine, tested on a generated file in that layout")
+
+def footprint(p: dict) -> Footprint:
+    """One cell's dominant arrays (M and its iterates, d x d; the instances n and n_test, d each) and work
+    (x^T M x per instance per pass)."""
+    d, n, n_test = (size(p, k) for k in ("d", "n", "n_test"))
+    passes = size(p, "T", 1) + size(p, "init_iters") + len(p.get("iteration", [])) + 1
+    return Footprint(8.0 * (4 * d * d + (n + n_test) * d), float(n * passes + n_test) * d * d)
+
+
 CITATION = Citation("Ming Lin, Shuang Qiu, Bin Hong and Jieping Ye", "The Second Order Linear Model",
                     "arXiv preprint (the version dated May 7, 2022)", 2022, arxiv="1703.00598")
 PAPER = Paper("slm", "Lin, Qiu, Hong, Ye (2022), The Second Order Linear Model", CITATION, validate=validate,
+              footprint=footprint,
               not_reproduced={"Table 1 (rating MSE, relation AUC on real data)": TABLE1_NOT_REPRODUCED})
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.

@@ -1,0 +1,132 @@
+"""The run's contract under hostile input and hostile hosts: the same bits for any worker and thread count,
+sizes refused at plan from their estimated footprint, values the store cannot hold refused at plan, and
+interruptions (SIGINT, SIGTERM, a killed worker, argparse's errors) ended in one line."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simverify import footprint as fp
+from simverify.footprint import Footprint
+
+from .test_cli import ENV, ROOT, SIMVERIFY, assert_refused, cli
+
+# one claim per paper, each through BLAS or a parallel (prange) kernel; before BLAS was pinned to one thread
+# per cell, andnmf's and crowd's cells differed in their last bits between 1 and 2 workers
+ONE_PER_PAPER = ["andnmf.theorem1.linear_rate", "bitsubspace.theorem1.bound_kappa", "onebit.theorem2.rate_m",
+                 "slm.theorem5.growth_d", "crowd.theorem3.noise_floor"]
+
+
+def _cells(store: Path) -> dict:
+    return {p.relative_to(store): p.read_bytes() for p in sorted(store.rglob("cells/*/*.npz"))}
+
+
+def test_stored_cells_are_bit_identical_serial_or_one_or_two_workers_with_one_or_two_numba_threads(tmp_path):
+    runs = {"serial, 1 thread": (["--scheduler", "serial"], "1"), "serial, 2 threads": (["--scheduler", "serial"], "2"),
+            "1 worker": (["--workers", "1"], None), "2 workers": (["--workers", "2"], None)}
+    cells = {}
+    for name, (options, threads) in runs.items():
+        env = {k: v for k, v in ENV.items() if k != "NUMBA_NUM_THREADS"}
+        if threads:
+            env["NUMBA_NUM_THREADS"] = threads
+        store = tmp_path / name.replace(" ", "_").replace(",", "")
+        res = subprocess.run([*SIMVERIFY, "check", *ONE_PER_PAPER, "--replicates", "2", "--store", str(store), "-q",
+                              *options], capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
+        assert res.returncode in (0, 1) and "Traceback" not in res.stderr, res.stderr
+        cells[name] = _cells(store)
+    first = cells["serial, 1 thread"]
+    assert len(first) >= 5 * 2 * 2  # every claim planned at least two cells of two replicates
+    for name, got in cells.items():
+        assert got.keys() == first.keys(), name
+        differ = [str(k) for k in first if got[k] != first[k]]
+        assert not differ, f"{name}: {len(differ)} of {len(first)} cells differ from serial, 1 thread: {differ[:3]}"
+
+
+@pytest.mark.parametrize("setting, needle", [
+    (["onebit.theorem1.rate_m", "--set", "m=99999999999999999999999999999"], "'m' = 1.000e+29 lies outside"),
+    (["onebit.theorem1.rate_m", "--set", "m=3000000000"], "'m' = 3000000000 lies outside [-2147483648, 2147483647]"),
+    (["onebit.theorem1.rate_m", "--set", "T=2000000000"], "operations (a day is about 1e+14); --no-ceiling"),
+    (["crowd.theorem2.robust_to_bad_blocks", "--set", "M=1000000"], "one cell needs about 262 TiB of memory"),
+    (["toy.power", "--replicates", "100000", "--set", "x=[1,2,3,4,5,6,7,8,9,10,11,12]"],
+     "1,200,000 tasks exceed the ceiling of 1,000,000 per claim"),
+])
+def test_sizes_past_memory_work_or_task_ceilings_or_int32_are_refused_at_plan(tmp_path, setting, needle):
+    res = cli("check", *setting, "--store", str(tmp_path / "s"))
+    assert_refused(res, needle)
+    assert not (tmp_path / "s").exists()
+
+
+def test_cell_estimates_refuse_memory_always_and_work_only_under_the_ceiling():
+    fp.check_cell("c", Footprint(1e9, 1e15), ceiling=False, memory=2e9)  # past the work ceiling, lifted: runs
+    with pytest.raises(ValueError, match=r"c: one cell needs about 1.86 GiB of memory; this machine has 954 MiB"):
+        fp.check_cell("c", Footprint(2e9, 1.0), ceiling=False, memory=1e9)
+    with pytest.raises(ValueError, match="--no-ceiling runs it anyway"):
+        fp.check_cell("c", Footprint(1.0, 2 * fp.MAX_CELL_WORK), memory=1e9)
+
+
+def test_workers_that_would_together_hold_more_than_the_memory_are_refused_naming_the_count_that_fits():
+    fp.check_workers(4e9, 1, memory=1e9)  # one worker: the cell check alone decides
+    with pytest.raises(ValueError, match="8 workers holding cells of about 3.73 GiB each .*; use --workers 2"):
+        fp.check_workers(4e9, 8, memory=1e10)
+
+
+def test_every_tier_of_every_paper_plans_within_the_ceilings():
+    from simverify import registry
+    from simverify.sweep import _bind, normalize
+    for claim in registry.all_claims(None, controls=True):
+        if claim.footprint is None:
+            continue
+        for tier in claim.tiers:
+            grid, fixed = _bind(claim, tier, None)
+            for _, cell in grid.cells():
+                got = claim.footprint(normalize({**fixed, **cell}))
+                assert got.memory < 4 * 2 ** 30 and got.work < fp.MAX_CELL_WORK, (claim.id, tier, got)
+
+
+def test_argparse_errors_are_one_line_with_exit_2():
+    for args in (["check", "--bogus"], ["chek"], ["check", "--workers", "x"], ["calibrate", "--seeds"]):
+        res = cli(*args)
+        assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, (args, res.stderr)
+        assert res.stderr.startswith("simverify: error: ") and "usage:" not in res.stderr
+
+
+def _console(args: list[str], tmp_path: Path) -> subprocess.Popen:
+    """The console script's code path (simverify.console.entry), as a separate process."""
+    code = "import sys; from simverify.console import entry; sys.argv[0] = 'simverify'; entry()"
+    return subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=ENV, cwd=ROOT)
+
+
+@pytest.mark.parametrize("sig, code, word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
+@pytest.mark.parametrize("after", [0.2, 6.0])
+def test_sigint_or_sigterm_at_start_or_mid_run_ends_in_one_line_with_130_or_143(tmp_path, sig, code, word, after):
+    proc = _console(["check", "toy.slow", "--workers", "2", "--store", str(tmp_path / "s")], tmp_path)
+    time.sleep(after)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"simverify: {word}") and "Traceback" not in err, err
+    if after < 1:  # still importing: nothing was written
+        assert not (tmp_path / "s").exists()
+
+
+def test_a_killed_worker_ends_the_run_in_one_line_and_the_rerun_resumes(tmp_path):
+    store = tmp_path / "s"
+    proc = _console(["check", "toy.slow", "--workers", "2", "--store", str(store)], tmp_path)
+    deadline = time.time() + 60
+    while not list(store.rglob("cells/*/*.npz")) and time.time() < deadline:
+        time.sleep(0.1)
+    workers = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    killed = [int(w) for w in workers if "spawn_main" in Path(f"/proc/{w}/cmdline").read_text(errors="replace")]
+    assert killed, workers
+    os.kill(killed[0], signal.SIGKILL)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("simverify: a worker process died"), err
+    rerun = cli("check", "toy.slow", "--store", str(store), "--workers", "2")
+    assert rerun.returncode == 1 and "0 as expected, 1 not as expected" in rerun.stdout, rerun.stderr
