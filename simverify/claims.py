@@ -234,13 +234,13 @@ class Citation:
 @dataclass(frozen=True)
 class Paper:
     """One paper: its key (the claim id prefix), its short title, its citation, the parameter validation its
-    claims share, and the items it does not reproduce (item -> reason, shown in the report)."""
+    claims share, its cells' footprint, and the items no claim checks (item -> reason, shown in the report)."""
     key: str
     title: str
     citation: Citation
     validate: Callable[[dict], None] | None = None
     footprint: Callable[[dict], Footprint] | None = None
-    not_reproduced: Mapping[str, str] = field(default_factory=dict)
+    not_checked: Mapping[str, str] = field(default_factory=dict)  # item -> why no claim checks it
 
     def __post_init__(self):
         if not isinstance(self.citation, Citation):

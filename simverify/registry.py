@@ -10,20 +10,15 @@ from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
+from .exceptions import UnknownClaim
+
 if TYPE_CHECKING:
     from .claims import Claim, Paper
 
 _CLAIMS: dict[str, Claim] = {}
-_NOT_REPRODUCED: dict[str, dict[str, str]] = {}  # paper key -> {item: why it is not reproduced}
+_NOT_CHECKED: dict[str, dict[str, str]] = {}  # paper key -> {item: why no claim checks it}
 _PAPERS: dict[str, Paper] = {}
 _LOADED = False
-
-
-class UnknownClaim(KeyError):
-    """An id that no registered claim (or control) carries."""
-
-    def __str__(self):
-        return f"unknown claim id {self.args[0]!r} (see 'simverify list')"
 
 
 def register(claim: Claim) -> Claim:
@@ -38,12 +33,12 @@ def register(claim: Claim) -> Claim:
 def register_paper(paper: Paper) -> None:
     """Record a paper (its citation) and the items of it that no claim checks, each with the reason."""
     _PAPERS[paper.key] = paper
-    _NOT_REPRODUCED[paper.key] = dict(paper.not_reproduced)
+    _NOT_CHECKED[paper.key] = dict(paper.not_checked)
 
 
-def register_not_reproduced(paper: str, items: Mapping[str, str]) -> None:
+def register_not_checked(paper: str, items: Mapping[str, str]) -> None:
     """Record items of a paper that no claim checks, each with the reason (shown in the report)."""
-    _NOT_REPRODUCED[paper] = dict(items)
+    _NOT_CHECKED[paper] = dict(items)
 
 
 def citation(paper: str) -> dict | None:
@@ -53,10 +48,10 @@ def citation(paper: str) -> dict | None:
     return p.citation.as_record() if p is not None else None
 
 
-def not_reproduced() -> dict[str, dict[str, str]]:
+def not_checked() -> dict[str, dict[str, str]]:
     """{paper key: {item: reason}} for the papers that declared items they do not reproduce."""
     load()
-    return {p: dict(items) for p, items in sorted(_NOT_REPRODUCED.items()) if items}
+    return {p: dict(items) for p, items in sorted(_NOT_CHECKED.items()) if items}
 
 
 def load() -> None:

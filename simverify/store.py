@@ -27,12 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .exceptions import IncompatibleStore
+
 DEFAULT_STORE = "simverify-store"
 FORMAT = 2  # the store layout this code reads and writes
-
-
-class IncompatibleStore(ValueError):
-    """The store was written by a simverify with another layout."""
 
 
 def default_store() -> Path:

@@ -13,8 +13,8 @@ import sys
 from concurrent.futures.process import BrokenProcessPool
 
 from .. import registry, runner
+from ..exceptions import UsageError
 from ..store import DEFAULT_STORE
-from ..usage import UsageError
 from .cache import cmd_cache
 from .calibrate import cmd_calibrate
 from .check import cmd_check, cmd_list

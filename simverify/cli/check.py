@@ -8,11 +8,11 @@ import time
 from contextlib import suppress
 
 from .. import registry, runner
+from ..exceptions import UsageError
 from ..executors import check_scheduler, make_executor
 from ..findings import as_expected
 from ..footprint import check_workers
 from ..store import Store, check_writable
-from ..usage import UsageError
 from .common import _controls_not_run, _controls_note, _note, _parse_set, _refused, _select, keyword_matcher
 from .plan import last_failed, plan_cost, print_plan, run_setting, save_last_failed, save_timings
 from .report import _report

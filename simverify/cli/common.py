@@ -8,7 +8,7 @@ import sys
 from contextlib import contextmanager
 
 from .. import registry
-from ..usage import UsageError
+from ..exceptions import UsageError
 
 DEFAULT_REPORT = "simverify-report"  # report's default --out (ignored by git; the reference is 'report --reference')
 

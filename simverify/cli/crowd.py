@@ -21,11 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from ..datasets import crowd as crowd_data
+from ..exceptions import UsageError
 from ..metrics import label_error
 from ..solvers.crowd.codes import answers_problem
 from ..solvers.crowd.methods import METHODS, aggregate, check_method
 from ..store import check_writable_file
-from ..usage import UsageError
 
 
 def add_parser(sub, fmt) -> None:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
+from ..exceptions import UsageError
 from ..store import Store, check_writable
-from ..usage import UsageError
 from .common import DEFAULT_REPORT, _refused
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..exceptions import NoResults
 from ..store import (
     Store,
     atomic_write,
@@ -30,10 +31,6 @@ __all__ = ["NoResults", "Report", "UnreadableFile", "write_report", "markdown", 
 REFERENCE = Path("reports") / "quick"  # the committed reference, inside the source checkout
 REFERENCE_TIER = "quick"
 SITE_DIRS = ("claims", "papers", "figures", "data")  # what a reference write prunes of files it did not write
-
-
-class NoResults(ValueError):
-    """The store holds no readable verdict record (of the tier asked for)."""
 
 
 @dataclass

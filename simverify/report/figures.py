@@ -12,6 +12,7 @@ import xarray as xr
 from PIL import Image
 
 from .. import registry
+from ..exceptions import UnreadableFile
 from ..store import Store
 
 FIGSIZE = (8.0, 5.0)  # inches: 880 x 550 pixels at DPI, readable at a laptop's width (a law may make it taller)
@@ -19,14 +20,6 @@ DPI = 110
 FONTS = {"font.size": 11, "axes.titlesize": 11, "axes.labelsize": 11, "xtick.labelsize": 10.5,
          "ytick.labelsize": 10.5, "legend.fontsize": 10}  # points, for FIGSIZE at DPI
 PALETTE = 256  # colours of a figure's PNG (small_png)
-
-
-class UnreadableFile(Exception):
-    """A data file the report names instead of drawing."""
-
-    def __init__(self, path: Path, reason: str):
-        super().__init__(f"{path}: {reason}")
-        self.path, self.reason = path, reason
 
 
 def dataset_path(rec: dict, store: Store) -> Path | None:

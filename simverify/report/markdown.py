@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .. import findings
 from ..findings import OUTCOMES
-from ..registry import not_reproduced
+from ..registry import not_checked
 from .rows import (
     as_expected,
     band,
@@ -74,7 +74,7 @@ def markdown(records: list[dict], unreadable: Sequence[tuple[Path, str]] = (), c
         lines += ["", "## Not reproduced by us", ""]
         lines += [f"- **{r['paper']}, {r['item']}** `{r['id']}` (cause: {_cause(r)}): "
                   f"{first_sentence((finding(r) or {}).get('text'))}" for r in missed]
-    skipped = {paper: items for paper, items in not_reproduced().items() if paper in paper_counts(records)}
+    skipped = {paper: items for paper, items in not_checked().items() if paper in paper_counts(records)}
     if skipped:
         lines += ["", "## Items not checked", ""]
         lines += [f"- **{paper}**, {item}: {why}" for paper, items in skipped.items() for item, why in items.items()]

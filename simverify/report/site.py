@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..findings import OUTCOMES, legend
-from ..registry import not_reproduced
+from ..registry import not_checked
 from .assets import SCRIPT, STYLE
 from .mathtext import formula_html
 from .rows import (
@@ -346,7 +346,7 @@ def paper_page(paper: str, records: list[dict], figures: dict[str, str]) -> str:
         tables = "".join(printed_table_html(r) for r in recs)
         body.append(f"<h2>{esc(item)}</h2><table><tr><th>check</th><th>statement</th><th>as printed</th>"
                     f"<th>measured</th><th>outcome</th><th>finding</th></tr>{rows}</table>{tables}{figs}")
-    skipped = not_reproduced().get(paper, {})
+    skipped = not_checked().get(paper, {})
     if skipped:
         body.append("<h2>Items not checked</h2><ul>" + "".join(f"<li><b>{esc(item)}</b>: {esc(why)}</li>"
                                                               for item, why in skipped.items()) + "</ul>")

@@ -122,7 +122,7 @@ CITATION = Citation("Shahana Ibrahim and Xiao Fu", "Crowdsourcing via Annotator 
                     arxiv="2106.07193")
 PAPER = Paper("crowd", "Ibrahim, Fu (2021), Crowdsourcing via Annotator Co-occurrence Imputation and Provable "
                        "Symmetric Nonnegative Matrix Factorization", CITATION, validate=validate, footprint=footprint,
-              not_reproduced=NOT_REPRODUCED)
+              not_checked=NOT_REPRODUCED)
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
 # isort: off

@@ -87,7 +87,7 @@ PAPER.claim(
         "At Figure 3's psi = 0.60 the shifted ReLU is behind alpha = 0 after 20 iterations in most trials at "
         "phi = 0.5 and 0.7: ahead in 21 % and 26 % of the quick tier's 220 trials (J = 500), and in 65 % at "
         "phi = 0.3. An independent re-implementation found the same at J = 500 (30 % at phi = 0.5, 32 % at "
-        "phi = 0.7 over 60 trials). This check used Figure 2's psi = 0.75 until this version, which puts the "
+        "phi = 0.7 over 60 trials). With Figure 2's psi = 0.75 instead (an earlier form of this check) the "
         "shifted ReLU ahead at phi = 0.5 (82-93 %) but not at phi = 0.7 (25 %): with either psi the figure's "
         "'faster for different sparsity levels' is not reached at the densest level. Scope: K = 3, Q_(0) = I, "
         "i.i.d. Gaussian noise added to X, U from its K leading eigenpairs; the paper's code was not run.",
