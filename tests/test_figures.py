@@ -1,4 +1,4 @@
-"""Evidence figures drawn by the laws (``Law.plot``): what each draws, asserted on the Axes."""
+"""Evidence figures drawn by the report for each law (``draw_evidence``): what each draws, asserted on the Axes."""
 from __future__ import annotations
 
 import subprocess
@@ -13,6 +13,7 @@ import pytest  # noqa: E402
 import xarray as xr  # noqa: E402
 
 from simverify.laws import Bound, Comparison, LinearRate, PowerLaw  # noqa: E402
+from simverify.report.evidence import draw_evidence, drawer_for  # noqa: E402
 
 LEVEL = 0.99
 
@@ -30,7 +31,7 @@ def _draw(law, ds):
     record = {"estimate": res.estimate, "ci": list(res.ci), "band": list(res.band), "verdict": res.verdict,
               "confidence_level": LEVEL, "detail": res.detail, "claimed": res.claimed}
     fig, ax = plt.subplots()
-    law.plot(ds, record, ax)
+    draw_evidence(law, ds, record, ax)
     return fig, ax, record
 
 
@@ -114,10 +115,55 @@ def test_linear_axes_never_show_an_offset():
     assert ax.yaxis.get_offset_text().get_text() == ""
 
 
-def test_importing_the_laws_does_not_import_matplotlib():
-    code = "import sys, simverify.laws; print('matplotlib' in sys.modules)"
+def test_importing_the_laws_imports_neither_matplotlib_nor_the_report():
+    code = ("import sys, simverify.laws; print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'"
+            " or m.startswith('simverify.report')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"
+
+
+def _law_classes():
+    import simverify.laws as laws
+    return sorted((c for c in vars(laws).values() if isinstance(c, type) and issubclass(c, laws.Law)),
+                  key=lambda c: c.__name__)
+
+
+def test_every_law_class_has_a_drawer_and_none_draws_itself():
+    from simverify.laws import Law
+    from simverify.report.evidence import cells, default, printed, rate, slope
+    expected = {"Bound": cells.draw_cells, "Comparison": cells.draw_cells, "Identity": cells.draw_cells,
+                "LinearRate": rate.draw_rate, "LogSlope": slope.draw_slope, "MatchesPrinted": printed.draw_printed,
+                "Law": default.draw_default}
+    classes = _law_classes()
+    assert {c.__name__ for c in classes} == set(expected)
+    for cls in classes:
+        assert drawer_for(cls) is expected[cls.__name__], cls
+        assert cls is Law or drawer_for(cls) is not default.draw_default
+        assert not any("plot" in vars(k) for k in cls.__mro__), f"{cls.__name__} draws itself"
+    assert drawer_for(PowerLaw("err", "m", -0.5)) is slope.draw_slope  # the constructors build a LogSlope
+    assert drawer_for(object()) is None
+
+
+def test_a_subclass_is_drawn_by_its_parents_drawer_unless_it_draws_itself():
+    from dataclasses import dataclass
+
+    from simverify.report.evidence import cells
+
+    @dataclass
+    class MyComparison(Comparison):
+        pass
+
+    @dataclass
+    class Pictured(Comparison):
+        def plot(self, ds, record, ax):
+            ax.set_title("drawn by the plugin")
+
+    assert drawer_for(MyComparison) is cells.draw_cells
+    fig, ax = plt.subplots()
+    draw_evidence(Pictured("a", "b"), xr.Dataset(), {}, ax)
+    assert ax.get_title() == "drawn by the plugin"
+    with pytest.raises(TypeError, match="no evidence drawer for object"):
+        draw_evidence(object(), xr.Dataset(), {}, ax)
 
 
 # -- readability of the report's figures (evidence_png): size, fonts, layout, curves, frequencies ---------------

@@ -113,12 +113,6 @@ class Law:
         its quantities declare (``check_needs``). Subclasses extend it and call it first."""
         check_needs(self, coords)
 
-    def plot(self, ds: xr.Dataset, record: Mapping, ax) -> None:
-        """Draw the evidence of a verdict (``record``, the stored verdict record) judged on ``ds`` on a
-        matplotlib Axes; this default draws the first variable in every cell (laws override it)."""
-        from .plot import plot_default
-        plot_default(self, ds, record, ax)
-
 
 def needing(fn: Callable, **labels) -> Callable:
     """Mark a quantity callable with the coordinate labels it selects (dim -> one label or a list), e.g.

@@ -62,11 +62,6 @@ class _Resampled(Law):
         if self.resample not in (REPLICATE, ITEM):
             raise ValueError(f"{self.kind}: resample must be '{REPLICATE}' or '{ITEM}', got {self.resample!r}")
 
-    def plot(self, ds, record, ax):
-        """Every cell's interval against the bound, tolerance or band; the deciding cell marked."""
-        from .plot import plot_cells
-        plot_cells(self, ds, record, ax)
-
     def check_plan(self, coords):
         super().check_plan(coords)
         if self.resample == ITEM and isinstance(coords.get(ITEM), DataSized):

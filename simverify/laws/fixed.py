@@ -44,11 +44,6 @@ class MatchesPrinted(Law):
         return LawResult(value, (value, value), self.claimed(), stats.band_verdict(value, value, *band), detail, "",
                          band)
 
-    def plot(self, ds, record, ax):
-        """The value against the printed number and its precision band."""
-        from .plot import plot_printed
-        plot_printed(self, ds, record, ax)
-
     def claimed(self):
         how = "truncates" if self.truncated else "rounds"
         return f"value {how} to the printed {self.printed:.{self.decimals}f}"

@@ -70,11 +70,6 @@ class LogSlope(Law):
             return f"{self.what} >= {self.lower:g} (-{self.margin:g})"
         return f"{self.what} in [{self.lower:g}, {self.upper:g}] (+-{self.margin:g})"
 
-    def plot(self, ds, record, ax):
-        """Every grid point per group, the fitted slope, the band's edges and the claimed exponent."""
-        from .plot import plot_slope
-        plot_slope(self, ds, record, ax)
-
     def check_plan(self, coords):
         """The axis is planned and has at least 2 distinct values inside the window."""
         super().check_plan(coords)
@@ -135,11 +130,6 @@ class LinearRate(Law):
 
     def claimed(self):
         return f"contraction factor <= {self.rho:g} (floor {self.floor:g})"
-
-    def plot(self, ds, record, ax):
-        """y - floor on a log axis per iteration, the fitted and the claimed factor."""
-        from .plot import plot_rate
-        plot_rate(self, ds, record, ax)
 
     def check_plan(self, coords):
         super().check_plan(coords)

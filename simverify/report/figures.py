@@ -1,4 +1,5 @@
-"""Each claim's evidence figure, drawn by its law (``Law.plot``) from the stored Dataset, as PNG bytes."""
+"""Each claim's evidence figure, drawn for its law (``evidence.draw_evidence``) from the stored Dataset, as PNG
+bytes."""
 from __future__ import annotations
 
 import io
@@ -14,6 +15,7 @@ from PIL import Image
 from .. import registry
 from ..exceptions import UnreadableFile
 from ..store import Store
+from .evidence import draw_evidence, drawer_for
 
 FIGSIZE = (8.0, 5.0)  # inches: 880 x 550 pixels at DPI, readable at a laptop's width (a law may make it taller)
 DPI = 110
@@ -69,13 +71,13 @@ def evidence_png(rec: dict, ds: xr.Dataset) -> tuple[bytes | None, str]:
     law = law_of(rec["id"])
     if law is None:
         return None, "the claim is not registered in this installation, so its law cannot draw the figure"
-    if not callable(getattr(law, "plot", None)):
+    if drawer_for(law) is None:
         return None, f"its law ({type(law).__name__}) cannot draw figures in this installation"
-    # constrained layout: every label, title and legend inside the canvas however long; the laws keep
+    # constrained layout: every label, title and legend inside the canvas however long; the drawers keep
     # their tick labels plain (no mathtext), which keeps its measuring cheap
     fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI, layout="constrained")
     try:
-        law.plot(ds, rec, ax)
+        draw_evidence(law, ds, rec, ax)
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})  # same bytes everywhere
         return small_png(buf.getvalue()), ""

@@ -1,0 +1,142 @@
+"""What every evidence figure shares: number formats, wrapped titles and legends, plain tick labels, cell labels
+and the replicate interval drawn per point."""
+from __future__ import annotations
+
+import itertools
+import textwrap
+from collections.abc import Sequence
+
+import numpy as np
+import xarray as xr
+
+from ... import stats
+from ...laws.base import REPLICATE
+
+FIGURE_LEVEL = 0.95  # the intervals drawn per point (the verdict's own level is in the title)
+VALUE_KEYS = {"lhs", "lo", "hi", "rhs", "verdict", "diff", "tolerance", "ratio", "a", "b"}
+TITLE_WIDTH = 60  # characters per title line
+LEGEND_WIDTH = 24  # characters per legend label line
+
+
+def fmt(x) -> str:
+    """A number to 3 significant digits."""
+    return stats.format_number(x, 3)
+
+
+def fmt_value(x) -> str:
+    """A parameter's value in a label: whole numbers in full (8000, not 8e+03), others to 3 digits."""
+    if isinstance(x, (bool, np.bool_, str)):
+        return str(x)
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    return str(int(f)) if f.is_integer() and abs(f) < 1e9 else fmt(f)
+
+
+def fmt_level(x) -> str:
+    """A confidence level to 6 significant digits."""
+    return stats.format_number(x, 6)
+
+
+def fmt_pct(x) -> str:
+    """A frequency as a percentage: 0.2125 -> '21.2%'."""
+    try:
+        return f"{stats.format_number(100 * float(x), 3)}%"
+    except (TypeError, ValueError):
+        return str(x)
+
+
+def wrap(text: str, width: int) -> str:
+    """The text in lines of at most ``width`` characters (hyphenated words kept whole)."""
+    return "\n".join(textwrap.wrap(str(text), width, break_on_hyphens=False)) or str(text)
+
+
+def set_title(ax, record: dict, what: str, headline: str | None = None) -> None:
+    """The verdict's headline (estimate, interval, band) wrapped, then the verdict and its level."""
+    if headline is None:
+        ci = record.get("ci") or [np.nan, np.nan]
+        band = record.get("band") or [np.nan, np.nan]
+        headline = (f"{what} {fmt(record.get('estimate'))} [{fmt(ci[0])}, {fmt(ci[1])}]; "
+                    f"band [{fmt(band[0])}, {fmt(band[1])}]")
+    verdict = f"{record.get('verdict', '?')} at level {fmt_level(record.get('confidence_level'))}"
+    ax.set_title(wrap(headline, TITLE_WIDTH) + "\n" + verdict)
+
+
+def set_legend(ax, handles=None, labels=None) -> None:
+    """The legend outside the data area, right of the Axes, its labels wrapped."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    ax.legend(handles, [wrap(label, LEGEND_WIDTH) for label in labels], loc="upper left",
+              bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, framealpha=0.9)
+
+
+def plain_log_formatter(**kw):
+    """LogFormatter labelling ticks as plain numbers ('0.6', '1000', '1e-05'), never mathtext powers."""
+    from matplotlib import ticker
+
+    class PlainLog(ticker.LogFormatter):
+        def _num_to_string(self, x, vmin, vmax):
+            """The tick's value in the shortest plain notation."""
+            return f"{x:g}"
+
+    return PlainLog(labelOnlyBase=False, **kw)
+
+
+def no_offset(ax) -> None:
+    """Plain tick labels: no offset on linear axes (never '1e-12+1e-1'); on log axes plain numbers
+    ('1000', '0.6') instead of mathtext powers, whose typesetting dominated the time of a report."""
+    from matplotlib import ticker
+    for axis, scale in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
+        if scale == "log":
+            axis.set_major_formatter(plain_log_formatter())
+            axis.set_minor_formatter(plain_log_formatter(minor_thresholds=(2, 0.5)))
+            continue
+        formatter = axis.get_major_formatter()
+        if isinstance(formatter, ticker.ScalarFormatter):
+            formatter.set_useOffset(False)
+
+
+def quantity_name(spec, fallback: str) -> str:
+    """An axis label for a quantity: its variable name, its ``label``, else ``fallback``."""
+    if isinstance(spec, str):
+        return spec
+    return getattr(spec, "label", None) or fallback
+
+
+def _zipped_labels(ds: xr.Dataset, dim: str, value) -> str:
+    """``dim=value``, or the zipped parameters of that index (``r=3, kappa=2``) when ``dim`` is a zipped dim."""
+    zipped = [c for c in ds.coords if c != dim and ds[c].dims == (dim,)]
+    if zipped and dim in ds.dims:
+        try:
+            i = list(ds[dim].values).index(value) if dim in ds.coords else int(value)
+            return ", ".join(f"{c}={fmt_value(ds[c].values[i])}" for c in zipped)
+        except (ValueError, IndexError):
+            pass
+    return f"{dim}={fmt_value(value)}"
+
+
+def cell_label(ds: xr.Dataset, cell: dict) -> str:
+    """A cell's parameter names and values, zipped dims shown by their parameters."""
+    parts = [_zipped_labels(ds, k, v) for k, v in cell.items() if k not in VALUE_KEYS]
+    return ", ".join(parts) or "all"
+
+
+def mean_interval(s: np.ndarray) -> tuple[float, float, float]:
+    """(mean, lo, hi) of the finite samples at FIGURE_LEVEL; one sample is its own interval, none is NaN."""
+    s = s[np.isfinite(s)]
+    if s.size == 0:
+        return np.nan, np.nan, np.nan
+    if s.size == 1:
+        return float(s[0]), float(s[0]), float(s[0])
+    iv = stats.mean_interval(s, FIGURE_LEVEL)
+    return iv.estimate, iv.lo, iv.hi
+
+
+def groups_of(da: xr.DataArray, axis: str | Sequence[str]) -> list[dict]:
+    """Every combination of the dims other than ``axis`` and ``replicate`` (dim -> value), or [{}]."""
+    keep = (axis,) if isinstance(axis, str) else tuple(axis)
+    other = [d for d in da.dims if d not in (*keep, REPLICATE)]
+    return [dict(zip(other, combo)) for combo in itertools.product(*[da[d].values.tolist() for d in other])] or [{}]
