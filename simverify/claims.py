@@ -154,8 +154,9 @@ class Claim:
     controls: tuple[Control, ...] = ()
     expected: str = CONFIRMED
     finding: Finding | None = None  # an erratum, a non-reproduction or a loose bound (simverify.findings)
-    validate: Callable[[dict], None] | None = None
+    validate: Callable[[dict], None] | None = None  # the paper's rules across parameters (after ``parameters``)
     footprint: Callable[[dict], Footprint] | None = None  # one cell's estimated memory and work (its paper's)
+    parameters: Mapping[str, Any] = field(default_factory=dict)  # name -> constraint (simverify.parameters)
     control_of: str | None = None
     control_name: str | None = None
     table: PrintedTable | None = None  # the paper's printed numbers, for the report
@@ -233,14 +234,16 @@ class Citation:
 
 @dataclass(frozen=True)
 class Paper:
-    """One paper: its key (the claim id prefix), its short title, its citation, the parameter validation its
-    claims share, its cells' footprint, and the items no claim checks (item -> reason, shown in the report)."""
+    """One paper: its key (the claim id prefix), its short title, its citation, the parameters its claims share
+    (``parameters``: name -> constraint, simverify.parameters) and their rules across parameters (``validate``),
+    its cells' footprint, and the items no claim checks (item -> reason, shown in the report)."""
     key: str
     title: str
     citation: Citation
     validate: Callable[[dict], None] | None = None
     footprint: Callable[[dict], Footprint] | None = None
     not_checked: Mapping[str, str] = field(default_factory=dict)  # item -> why no claim checks it
+    parameters: Mapping[str, Any] = field(default_factory=dict)  # name -> constraint, checked per cell at plan
 
     def __post_init__(self):
         if not isinstance(self.citation, Citation):
@@ -249,5 +252,5 @@ class Paper:
 
     def claim(self, name: str, **fields) -> Claim:
         """Declare and register claim ``<key>.<name>`` (its controls register with it)."""
-        inherited = {"validate": self.validate, "footprint": self.footprint}
+        inherited = {"validate": self.validate, "footprint": self.footprint, "parameters": self.parameters}
         return register(Claim(id=f"{self.key}.{name}", paper=self.key, **{**inherited, **fields}))

@@ -364,9 +364,12 @@ def _check_law(claim: Claim, grid, replicates: int, first: dict) -> None:
 
 
 def _check_cells(claim: Claim, cells: list[dict], ceiling: bool) -> float:
-    """Every cell's parameters (the paper's validation) and estimated footprint; returns the largest memory."""
+    """Every cell's parameters (the paper's declared constraints, then its validate: rules across parameters and
+    data files) and estimated footprint; returns the largest memory."""
+    from .parameters import check_parameters
     peak = 0.0
     for params in cells:
+        check_parameters(claim.parameters, params)
         if claim.validate is not None:
             claim.validate(params)
         if claim.footprint is not None:

@@ -65,7 +65,7 @@ def test_topics_of_a_two_topic_corpus_separate_the_word_sets(tmp_path):
 
 
 @pytest.mark.parametrize("assignment, needle", [
-    ('topic_model=["and","nmf","lda","svd"]', "parameter topic_model must be a list of"),
+    ('topic_model=["and","nmf","lda","svd"]', "parameter topic_model: unknown 'svd' (one of and, nmf, lda)"),
     ("n_topics=5000", "n_topics=5000 exceeds min(documents, words) = 300"),
 ])
 def test_bad_table1_parameters_are_refused_before_any_work(tmp_path, assignment, needle):

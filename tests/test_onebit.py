@@ -142,7 +142,8 @@ def test_bad_input_is_refused_with_a_clear_error(call, needle):
 
 
 @pytest.mark.parametrize("assignment,needle", [
-    ("k=30", "rank k=30 exceeds"), ("d2=1", "at least 2"), ("m=0", "parameter m must be a positive integer"),
+    ("k=30", "rank k=30 exceeds"), ("d2=1", "parameter d2 (number of labels) must be an integer >= 2, got 1"),
+    ("m=0", "parameter m must be a positive integer"),
     ("T=-1", "parameter T"), ("flip_prob=1.5", "flip_prob"), ("xi=nan", "not finite"),
     ("spectral_distance=3", "spectral_distance"), ("column_by_column=1", "true or false")])
 def test_cli_refuses_bad_paper_parameters_before_any_work(tmp_path, assignment, needle):

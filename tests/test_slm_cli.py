@@ -6,13 +6,14 @@ from .test_cli import assert_refused, cli
 
 @pytest.mark.parametrize("claim, assignment, needle", [
     ("slm.theorem2.linear_rate", "k=50", "rank k=50 exceeds the dimension d=20"),
-    ("slm.theorem2.linear_rate", "n=1", "n=[1] instances cannot estimate a variance"),
+    ("slm.theorem2.linear_rate", "n=1", "parameter n (instances; Algorithm 1 line 2 estimates their variance) must be "
+     "an integer >= 2 or a non-empty list of them, got [1]"),
     ("slm.theorem2.linear_rate", "dist=bernoulli", "bernoulli's q must lie in (0, 1), got 0.0"),
     ("slm.theorem2.any_start", "param=0.1", "gaussian's parameter must be a finite number in [0, 0], got 0.1"),
     ("slm.theorem2.linear_rate", "dist=cauchy", "parameter dist must be one of"),
     ("slm.theorem3.noisy_floor", "noise=nan", "'noise' is not finite"),
     ("slm.lemma7.tau", "tau=[0.1,2.5]", "tau (two-point MIP constant)"),
-    ("slm.figure1.mip", 'solver=["slm","svm"]', "parameter solver must be a list of"),
+    ("slm.figure1.mip", 'solver=["slm","svm"]', "parameter solver: unknown 'svm' (one of slm, fm, fm_standardised)"),
     ("slm.section2_1.gradient_descent_skewed", "step=-0.1", "parameter step must be a finite number in"),
 ])
 def test_bad_slm_parameters_are_refused_in_one_line_before_any_work(tmp_path, claim, assignment, needle):

@@ -32,59 +32,39 @@ from __future__ import annotations
 
 from simverify.claims import Citation, Paper
 from simverify.footprint import Footprint, size, stream_bytes
+from simverify.parameters import Checkpoints, Labeled
+from simverify.validation import Integer, Options, Real
 
-_POSITIVE_INTEGERS = ("n", "r", "m", "T", "k", "support", "convex_rank", "r_est", "n_extra")
+PARAMETERS = {
+    **{name: Integer(1) for name in ("n", "r", "T", "support", "convex_rank", "r_est", "n_extra")},
+    "m": [Integer(1), Checkpoints(least=1)],  # one size, or the checkpoints of a stream
+    "sparsity_level": Labeled(Real(0.0, None, closed="neither"), "sparsity level s"),
+    "kappa": Labeled(Real(1.0), "condition number"),
+    "flip_prob": Labeled(Real(0.0, 0.5), "flip probability"),
+    "v_distribution": Options("gaussian", "laplace"), "tracker": Options("printed", "corrected"),
+    "rule": Options("printed", "corrected"), "setting": Options("a", "b", "c"),
+    "c": Real(0.0, None, closed="neither"),
+    "effrank": Labeled(Real(1.0), "effective rank Tr(Sigma)/||Sigma||_F"),
+    "noise_var": Labeled(Real(0.0), "noise variance"),
+    "bit_agreement": Labeled(Real(0.0, 1.0, closed="right"), "1 - 2 eps"),
+    "warm_start": Integer(0),
+}
 
 
 def validate(p: dict) -> None:
-    """Reject parameters outside the paper's model (raises ValueError naming the parameter)."""
-    for name in _POSITIVE_INTEGERS:
-        values = p.get(name, 1)
-        for v in (values if isinstance(values, list) else [values]):
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"parameter {name} must be a positive integer, got {values!r}")
+    """The rules across parameters (each one is declared in PARAMETERS and checked first): ranks and supports at
+    most the dimension, a warm start before the last checkpoint."""
     if "r" in p and "n" in p and p["r"] > p["n"]:
         raise ValueError(f"rank r={p['r']} exceeds dimension n={p['n']}")
     if "support" in p and "n" in p and p["support"] > p["n"]:
         raise ValueError(f"support={p['support']} exceeds dimension n={p['n']}")
-    if "sparsity_level" in p and not p["sparsity_level"] > 0:
-        raise ValueError(f"sparsity level s must be positive, got {p['sparsity_level']}")
-    if "kappa" in p and p["kappa"] < 1:
-        raise ValueError(f"condition number kappa must be >= 1, got {p['kappa']}")
-    if "flip_prob" in p and not 0 <= p["flip_prob"] <= 0.5:
-        raise ValueError(f"flip probability must lie in [0, 1/2], got {p['flip_prob']}")
-    if p.get("v_distribution", "gaussian") not in ("gaussian", "laplace"):
-        raise ValueError(f"v_distribution must be 'gaussian' or 'laplace', got {p['v_distribution']!r}")
-    if p.get("tracker", "corrected") not in ("printed", "corrected"):
-        raise ValueError(f"tracker must be 'printed' or 'corrected', got {p['tracker']!r}")
-    _validate_choices_and_ranges(p)
-
-
-def _validate_choices_and_ranges(p: dict) -> None:
-    """The remaining parameters: choices, positive reals, checkpoint lists, the tracker's sizes."""
-    choices = {"rule": ("printed", "corrected"), "setting": ("a", "b", "c")}
-    for name, allowed in choices.items():
-        if name in p and p[name] not in allowed:
-            raise ValueError(f"parameter {name} must be one of {list(allowed)}, got {p[name]!r}")
-    for name in ("c", "sparsity_level"):
-        if name in p and not p[name] > 0:
-            raise ValueError(f"parameter {name} must be positive, got {p[name]!r}")
-    if "effrank" in p and not p["effrank"] >= 1:
-        raise ValueError(f"effective rank Tr(Sigma)/||Sigma||_F must be >= 1, got {p['effrank']!r}")
-    if "noise_var" in p and not p["noise_var"] >= 0:
-        raise ValueError(f"noise variance must be >= 0, got {p['noise_var']!r}")
-    if "bit_agreement" in p and not 0 < p["bit_agreement"] <= 1:
-        raise ValueError(f"bit agreement 1 - 2 eps must lie in (0, 1], got {p['bit_agreement']!r}")
     if "r_est" in p and "n" in p and p["r_est"] > p["n"]:
         raise ValueError(f"tracked rank r_est={p['r_est']} exceeds dimension n={p['n']}")
-    checkpoints = p.get("m")
-    if isinstance(checkpoints, list) and any(b <= a for a, b in zip(checkpoints, checkpoints[1:])):
-        raise ValueError(f"checkpoints m must be strictly increasing, got {checkpoints}")
     if "warm_start" in p:
-        w, last = p["warm_start"], max(checkpoints) if isinstance(checkpoints, list) else checkpoints
-        if not isinstance(w, int) or isinstance(w, bool) or w < 0 or (last is not None and w >= last):
-            raise ValueError(f"warm_start must be an integer in [0, largest m = {last}), got {w!r}")
-
+        checkpoints = p.get("m")
+        last = max(checkpoints) if isinstance(checkpoints, list) else checkpoints
+        if last is not None and p["warm_start"] >= last:
+            raise ValueError(f"warm_start must be an integer in [0, largest m = {last}), got {p['warm_start']!r}")
 
 
 def footprint(p: dict) -> Footprint:
@@ -97,8 +77,8 @@ def footprint(p: dict) -> Footprint:
 
 CITATION = Citation("Yuejie Chi", "Subspace Learning From Bits",
                     "arXiv preprint (the single-author version dated September 25, 2018)", 2018, arxiv="1407.6288")
-PAPER = Paper("bitsubspace", "Chi (2018), Subspace Learning From Bits", CITATION, validate=validate,
-              footprint=footprint)
+PAPER = Paper("bitsubspace", "Chi (2018), Subspace Learning From Bits", CITATION, parameters=PARAMETERS,
+              validate=validate, footprint=footprint)
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
 # isort: off

@@ -10,39 +10,28 @@ from __future__ import annotations
 
 from simverify.claims import Citation, Paper
 from simverify.footprint import Footprint, size, stream_bytes
-from simverify.validation import check_int_parameter, check_real_parameter
+from simverify.parameters import Exactly, Labeled, OneOrList
+from simverify.validation import Boolean, Integer, Options, Real
 
-_POSITIVE_INTEGERS = ("d1", "d2", "k", "m", "T", "n", "n_test")
+PARAMETERS = {
+    **{name: Integer(1) for name in ("d1", "k", "T", "n", "n_test")},
+    "m": OneOrList(Integer(1)),  # a list: the sample sizes of one paired cell
+    "d2": Labeled(Integer(2), "number of labels"),
+    "flip_prob": Labeled(Real(0.0, 1.0), "p"),
+    "xi": Labeled(Real(0.0, 1e6), "noise level"),
+    "kappa": Labeled([Exactly(0), Real(1.0, 1e6)], "condition number; 0: Section 5.1's Gaussian model"),
+    "dist": Labeled(Real(1e-12, 2 ** 0.5), "||w - w'||, angle <= pi/2"),
+    "spectral_distance": Labeled(Real(1e-12, 2.0), "||W - W'||_2"),
+    "step": Real(0.0, 1e6), "reg": Real(0.0, 1e6),
+    "column_by_column": Boolean(),
+    "start": Options("printed", "zero"), "form": Options("dilation", "block"),
+}
 
 
 def validate(p: dict) -> None:
-    """Reject parameters outside the paper's model (raises ValueError naming the parameter)."""
-    for name in _POSITIVE_INTEGERS:
-        if name in p:
-            check_int_parameter(name, p[name])
-    if "d2" in p and p["d2"] < 2:
-        raise ValueError(f"d2 (number of labels) must be at least 2, got {p['d2']}")
+    """The rule across parameters (each one is declared in PARAMETERS and checked first): rank k <= min(d1, d2)."""
     if "k" in p and "d1" in p and "d2" in p and p["k"] > min(p["d1"], p["d2"]):
         raise ValueError(f"rank k={p['k']} exceeds min(d1, d2)={min(p['d1'], p['d2'])}")
-    if "flip_prob" in p:
-        check_real_parameter("flip_prob (p)", p["flip_prob"], 0.0, 1.0)
-    if "xi" in p:
-        check_real_parameter("xi (noise level)", p["xi"], 0.0, 1e6)
-    if "kappa" in p and p["kappa"] != 0:
-        check_real_parameter("kappa (0: Section 5.1's Gaussian model)", p["kappa"], 1.0, 1e6)
-    if "dist" in p:
-        check_real_parameter("dist (||w - w'||, angle <= pi/2)", p["dist"], 1e-12, 2 ** 0.5)
-    if "spectral_distance" in p:
-        check_real_parameter("spectral_distance (||W - W'||_2)", p["spectral_distance"], 1e-12, 2.0)
-    for name in ("step", "reg"):
-        if name in p:
-            check_real_parameter(name, p[name], 0.0, 1e6)
-    if "column_by_column" in p and not isinstance(p["column_by_column"], bool):
-        raise ValueError(f"parameter column_by_column must be true or false, got {p['column_by_column']!r}")
-    for name, allowed in {"start": ("printed", "zero"), "form": ("dilation", "block")}.items():
-        if name in p and p[name] not in allowed:
-            raise ValueError(f"parameter {name} must be one of {list(allowed)}, got {p[name]!r}")
-
 
 
 def footprint(p: dict) -> Footprint:
@@ -58,7 +47,7 @@ def footprint(p: dict) -> Footprint:
 CITATION = Citation("Shuang Qiu, Tingjin Luo, Jieping Ye and Ming Lin", "Nonconvex One-bit Single-label Multi-label "
                     "Learning", "arXiv preprint", 2017, arxiv="1703.06104")
 PAPER = Paper("onebit", "Qiu, Luo, Ye, Lin (2017), Nonconvex One-bit Single-label Multi-label Learning", CITATION,
-              validate=validate, footprint=footprint)
+              parameters=PARAMETERS, validate=validate, footprint=footprint)
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
 # isort: off

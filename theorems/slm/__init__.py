@@ -10,49 +10,30 @@ from __future__ import annotations
 from simverify.claims import Citation, Paper
 from simverify.footprint import Footprint, size
 from simverify.generators import slm as gen
+from simverify.parameters import Checkpoints, Labeled, ListOf, OneOrList
 from simverify.solvers import slm as sol
-from simverify.validation import check_int_parameter, check_real_parameter
+from simverify.validation import Boolean, Integer, Options, Real
 
-_POSITIVE_INTEGERS = ("d", "k", "n", "n_test", "init_iters")
-_CHOICES = {"v_step": sol.V_STEPS, "trace": sol.TRACE_TERMS, "start": sol.STARTS, "dist": gen.DISTRIBUTIONS,
-            "spectrum": ("psd", "traceless")}
+PARAMETERS = {
+    **{name: Integer(1) for name in ("d", "k", "n_test", "init_iters")},
+    "n": Labeled(OneOrList(Integer(2)), "instances; Algorithm 1 line 2 estimates their variance"),
+    "noise": Real(0.0, 1e6), "distance": Real(0.0, 1e6),
+    "step": Real(1e-12, 1e3),  # Section 2.1's gradient step (not used with tune_step)
+    "param": Labeled(OneOrList(Real(-5.0, 10.0)), "the distribution's parameter"),  # a list: a paired design
+    "tau": Labeled(OneOrList(Real(1e-6, 2.0 - 1e-6)), "two-point MIP constant"),
+    "solver": ListOf(Options("slm", "fm", "fm_standardised")),
+    "v_step": Options(*sol.V_STEPS), "trace": Options(*sol.TRACE_TERMS), "start": Options(*sol.STARTS),
+    "dist": Options(*gen.DISTRIBUTIONS), "spectrum": Options("psd", "traceless"),
+    "iteration": Checkpoints(first=0, consecutive=True, last="T"),
+    "diag_free": Boolean(), "oracle": Boolean(), "resample": Boolean(),
+}
 
 
 def validate(p: dict) -> None:
-    """Reject parameters outside the paper's model (raises ValueError naming the parameter)."""
-    for name in _POSITIVE_INTEGERS:
-        if name in p:
-            check_int_parameter(name, p[name])
+    """The rules across parameters (each one is declared in PARAMETERS and checked first): rank k <= d, and
+    Algorithm 1's MIP construction needs a tau-MIP distribution."""
     if "k" in p and "d" in p and p["k"] > p["d"]:
         raise ValueError(f"rank k={p['k']} exceeds the dimension d={p['d']}")
-    if "n" in p and min(p["n"] if isinstance(p["n"], list) else [p["n"]]) < 2:
-        raise ValueError(f"n={p['n']} instances cannot estimate a variance (Algorithm 1 line 2 needs n >= 2)")
-    for name in ("noise", "distance"):
-        if name in p:
-            check_real_parameter(name, p[name], 0.0, 1e6)
-    if "step" in p:  # Section 2.1's gradient step (not used with tune_step)
-        check_real_parameter("step", p["step"], 1e-12, 1e3)
-    if "param" in p:  # a list: a paired design over the distribution's parameter
-        for v in (p["param"] if isinstance(p["param"], list) else [p["param"]]):
-            check_real_parameter("param (the distribution's parameter)", v, -5.0, 10.0)
-    for tau in (p["tau"] if isinstance(p.get("tau"), list) else [p["tau"]] if "tau" in p else []):
-        check_real_parameter("tau (two-point MIP constant)", tau, 1e-6, 2.0 - 1e-6)
-    if "solver" in p:
-        bad = [s for s in p["solver"] if s not in ("slm", "fm", "fm_standardised")] if isinstance(p["solver"], list) \
-            else [p["solver"]]
-        if bad:
-            raise ValueError(f"parameter solver must be a list of 'slm', 'fm', 'fm_standardised', got {p['solver']!r}")
-    for name, allowed in _CHOICES.items():
-        if name in p and p[name] not in allowed:
-            raise ValueError(f"parameter {name} must be one of {list(allowed)}, got {p[name]!r}")
-    if "iteration" in p:
-        t = p["iteration"]
-        if not (isinstance(t, list) and t and t[0] == 0 and all(isinstance(v, int) and not isinstance(v, bool)
-                                                               for v in t) and t == list(range(len(t)))):
-            raise ValueError(f"parameter iteration must be the checkpoints [0, 1, ..., T], got {t!r}")
-    for name in ("diag_free", "oracle", "resample"):
-        if name in p and not isinstance(p[name], bool):
-            raise ValueError(f"parameter {name} must be true or false, got {p[name]!r}")
     if "iteration" in p and "dist" in p and not p.get("diag_free", False):
         _check_mip(p["dist"], p.get("param", 0.0))
 
@@ -81,8 +62,8 @@ def footprint(p: dict) -> Footprint:
 
 CITATION = Citation("Ming Lin, Shuang Qiu, Bin Hong and Jieping Ye", "The Second Order Linear Model",
                     "arXiv preprint (the version dated May 7, 2022)", 2022, arxiv="1703.00598")
-PAPER = Paper("slm", "Lin, Qiu, Hong, Ye (2022), The Second Order Linear Model", CITATION, validate=validate,
-              footprint=footprint,
+PAPER = Paper("slm", "Lin, Qiu, Hong, Ye (2022), The Second Order Linear Model", CITATION, parameters=PARAMETERS,
+              validate=validate, footprint=footprint,
               not_checked={"Table 1 (rating MSE, relation AUC on real data)": TABLE1_NOT_REPRODUCED})
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
