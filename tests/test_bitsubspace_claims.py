@@ -1,7 +1,38 @@
-"""Chi (2018): facts behind its claims (the quick-tier verdicts are in test_paper_claims.py)."""
+"""Chi (2018), subspace learning from bits (paper key ``bitsubspace``): every claim and control plans at both tiers,
+every control is registered and each claim has one expecting another verdict, the cheapest claim is checked for
+real, and the facts behind its claims. The whole quick tier, judged together as ``simverify check --paper
+bitsubspace`` does, runs in test_paper_claims.py."""
 import pytest
 
-from simverify import registry
+from simverify import registry, runner, sweep
+from simverify.executors import SerialExecutor
+from simverify.store import Store
+
+PAPER = "bitsubspace"
+CHEAPEST = "bitsubspace.theorem1.bound_kappa"  # about 1 s with its control, serial
+
+
+@pytest.mark.parametrize("tier", ["quick", "full"])
+@pytest.mark.parametrize("claim_id", [c.id for c in registry.all_claims(PAPER)])
+def test_claim_plans_at_both_tiers(claim_id, tier):
+    plan = sweep.plan(registry.get(claim_id), tier)
+    assert plan.tasks and plan.replicates >= 1, claim_id
+
+
+@pytest.mark.parametrize("claim_id", [c.id for c in registry.all_claims(PAPER, controls=False)])
+def test_controls_are_registered_and_one_expects_another_verdict(claim_id):
+    claim = registry.get(claim_id)
+    controls = [registry.get(f"{claim_id}~{ctrl.name}") for ctrl in claim.controls]
+    assert controls and all(c.control_of == claim_id and c.paper == PAPER for c in controls), claim_id
+    assert any(c.expected != claim.expected for c in controls), (
+        f"{claim_id} (expected {claim.expected}): no control expects another verdict")
+
+
+def test_cheapest_claim_and_its_controls_reach_their_expected_verdicts(tmp_path):
+    claim = registry.get(CHEAPEST)
+    claims = [claim, *(registry.get(f"{CHEAPEST}~{ctrl.name}") for ctrl in claim.controls)]
+    records = runner.check(claims, "quick", Store(tmp_path), SerialExecutor(), root_seed=0)
+    assert [(r["id"], r["verdict"]) for r in records] == [(c.id, c.expected) for c in claims], records
 
 
 def test_first_settled_and_censoring():
@@ -60,7 +91,7 @@ def test_measure_online_warm_tracker_is_nan_before_its_warm_start_and_finite_aft
     ("bitsubspace.figure6.resolves", {"r_est": 50}, "r_est=50 exceeds"),
     ("bitsubspace.figure6.resolves", {"setting": ["z"]}, "setting must be one of"),
     ("bitsubspace.theorem2.all_bits", {"rule": "foo"}, "rule must be one of"),
-    ("bitsubspace.theorem2.all_bits", {"c": -1.0}, "c must be positive"),
+    ("bitsubspace.theorem2.all_bits", {"c": -1.0}, r"parameter c must be a finite number in \(0, inf\), got -1.0"),
     ("bitsubspace.section5.warm_start", {"warm_start": -3}, "warm_start must be"),
     ("bitsubspace.section5.warm_start", {"m": [500, 800]}, "warm_start must be"),
     ("bitsubspace.figure5.online_corrected", {"m": [64000, 32000]}, "strictly increasing"),
@@ -68,6 +99,5 @@ def test_measure_online_warm_tracker_is_nan_before_its_warm_start_and_finite_aft
 ])
 def test_paper_parameters_outside_the_model_are_refused_when_planned(claim_id, overrides, needle):
     """Values a measure would reject mid-run are refused by the paper's validation at plan time."""
-    from simverify import sweep
     with pytest.raises(ValueError, match=needle):
         sweep.plan(registry.get(claim_id), "quick", overrides=overrides)

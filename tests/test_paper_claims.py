@@ -1,5 +1,6 @@
 """Every registered claim of every paper and each of its controls, quick tier, one paper's claims run
-together (its suite-wide Bonferroni budget) exactly as `simverify check --paper <key>` does."""
+together (its suite-wide Bonferroni budget) exactly as `simverify check --paper <key>` does (minutes: the
+fast per-paper checks are in test_<key>_claims.py, the package layout in test_paper_contract.py)."""
 from importlib.metadata import entry_points
 
 import pytest

@@ -5,89 +5,21 @@ scikit-learn classifiers for Table 8's MATLAB ones (``simverify.generators.machi
 
 The tables' columns are the ``setting`` dim: Tables 1-2 (``ANSWERING``): every annotator with p_m = 0.3, or p_m
 drawn from (0.3, 0.5) or (0.5, 0.7) with two designated annotators at p_d = 0.8; Table 3 (``MISSING``): the
-block-missing design with 70, 50 or 30 % of the co-occurrence blocks missing (the diagonal included)."""
+block-missing design with 70, 50 or 30 % of the co-occurrence blocks missing (the diagonal included). The measure
+is ``uci_measures.measure_machine_annotators``, the sweeps ``sweeps.TABLE1``-``TABLE3``; this module holds the
+paper's printed tables and the claims."""
 from __future__ import annotations
 
 import numpy as np
 
-from simverify import metrics
-from simverify.claims import CONFIRMED, REFUTED, Control, Grid, PrintedTable, Sweep, Tier
-from simverify.datasets.bundled import bundled_set
+from simverify.claims import CONFIRMED, REFUTED, Control, PrintedTable
 from simverify.findings import erratum, not_reproduced
-from simverify.generators import crowd as gen
-from simverify.generators.machine_annotators import classifier_labels
 from simverify.laws import Bound, Comparison, needing
-from simverify.solvers.crowd.methods import BINARY_ONLY, aggregate_many
 
 from . import PAPER
 from . import measures as ms
-
-ANSWERING = {"p=0.3": {"p": 0.3}, "p~(0.3,0.5),pd=0.8": {"p": (0.3, 0.5), "designated": 2},
-             "p~(0.5,0.7),pd=0.8": {"p": (0.5, 0.7), "designated": 2}}
-MISSING = {"miss=70%": 0.7, "miss=50%": 0.5, "miss=30%": 0.3}
-SETTINGS = (*ANSWERING, *MISSING)
-
-
-def answering(setting: str, N: int, M: int, seed) -> np.ndarray:
-    """p (N, M) of a table column: Tables 1-2's p_m and designated annotators, or Table 3's block-missing design
-    (each part's annotators label all of its items: Appendix C.2 states no p_m there)."""
-    if setting in ANSWERING:
-        return gen.answering_probabilities(N, M, seed, **ANSWERING[setting])
-    return gen.part_probabilities(N, M, gen.members_for_missing(M, MISSING[setting], seed))
-
-
-def measure_machine_annotators(seed, *, data: str, setting: list, aggregator: list) -> dict:
-    """One trial: a random split of the bundled set ``data`` (1/4 training to testing), the ten classifiers'
-    labels of the test items, then per setting an answering design and the observed answers. error (setting,
-    aggregator) in % on the answered test items; missing_before, missing_after (setting,) the % of the M^2 blocks
-    missing before and after Remark 1's imputation (Eq. 7-8, as in Section 4)."""
-    s_split, s_design, s_observe = seed.spawn(3)
-    X, y = bundled_set(data)
-    labels, truth = classifier_labels(X, y, s_split)
-    N, M = labels.shape
-    K = int(y.max()) + 1
-    error = np.empty((len(setting), len(aggregator)))
-    before, after = np.empty(len(setting)), np.empty(len(setting))
-    for i, (name, s_p, s_a) in enumerate(zip(setting, s_design.spawn(len(setting)), s_observe.spawn(len(setting)))):
-        s_obs, s_method = s_a.spawn(2)
-        a = gen.observed_labels(labels, truth, answering(name, N, M, s_p), K, s_obs)
-        method_seed = int(s_method.generate_state(1)[0])  # KOS's random start
-        results = aggregate_many(a, aggregator, seed=method_seed)
-        error[i] = [100 * metrics.label_error(results[method].posteriors, a.gold) for method in aggregator]
-        before[i], after[i] = ms.missing_proportions(a)
-    return {"error": error, "missing_before": before, "missing_after": after}
-
-
-# --- the simulations: one sweep per table, a trial = one random split (the settings share its classifiers) -------
-def _tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
-    return {"quick": quick, "full": full}
-
-
-QUICK_METHODS = ["mv", "mv-em", "dessymnmf", "robsymnmf", "multispa"]
-FULL_METHODS = ["mv", "mv-em", "symnmf", "dessymnmf", "dessymnmf-em", "robsymnmf", "robsymnmf-em",
-                "robsymnmf-unweighted", "multispa", "cnmf", "spectral-ds", "minimax-entropy"]
-BINARY_METHODS = list(BINARY_ONLY)
-OUTPUTS = {"error": ("setting", "aggregator"), "missing_before": ("setting",), "missing_after": ("setting",)}
-TRIALS = 20  # Section 4: 'The results are averaged from 20 trials'
-
-
-def table_sweep(number: int, data: str, quick: dict, full: dict, trials: tuple[int, int] = (16, TRIALS)) -> Sweep:
-    return Sweep(f"crowd.table{number}", measure_machine_annotators, _tiers(
-        Tier(Grid(), trials[0], {"data": data, **quick}), Tier(Grid(), trials[1], {"data": data, **full})),
-        outputs=OUTPUTS)
-
-
-TABLE1 = table_sweep(1, "digits358", {"setting": ["p=0.3"], "aggregator": QUICK_METHODS},
-                     {"setting": list(ANSWERING), "aggregator": FULL_METHODS})
-# 40 trials: RobSymNMF's 12 % lead over majority vote missed 3 of 20 calibration seeds at 16 trials
-TABLE2 = table_sweep(2, "breast_cancer", {"setting": ["p=0.3"], "aggregator": QUICK_METHODS},
-                     {"setting": list(ANSWERING), "aggregator": FULL_METHODS + BINARY_METHODS}, trials=(40, 40))
-# 60 trials: 'no block missing at Miss = 30 %' holds in about 90 % of the designs (a probability to bound; at 40
-# trials it missed 4 of 20 calibration seeds)
-COMPONENTS = ["robsymnmf-components"]  # the correction for Table 3's disconnected designs (see its erratum)
-TABLE3 = table_sweep(3, "digits3589", {"setting": ["miss=70%", "miss=30%"], "aggregator": QUICK_METHODS + COMPONENTS},
-                     {"setting": list(MISSING), "aggregator": FULL_METHODS + COMPONENTS}, trials=(60, 60))
-
+from .sweeps import TABLE1, TABLE2, TABLE3
+from .uci_measures import ANSWERING, MISSING
 
 # --- the paper's tables beside ours (the data differ: scikit-learn's bundled sets stand in for UCI's) -----------
 # error (%) per column; rows of baselines not built here (TensorADMM, PG-TAC, CRIAV) are left out
