@@ -142,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     hp.set_defaults(fn=cmd_cache)
     from .crowd import add_parser as add_crowd_parser
     add_crowd_parser(sub, fmt)
+    from .new_paper import add_parser as add_new_paper_parser
+    add_new_paper_parser(sub, fmt)
     return p
 
 
