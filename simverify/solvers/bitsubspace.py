@@ -148,10 +148,54 @@ class OnlineSubspaceTracker:
     ``seed`` with zero eigenvalues, or, with ``warm_start = w > 0``, the top-r EVD (r largest
     eigenvalues) of the surrogate J_w of the first w sensors of the stream ``iterate`` reads,
     after which sensors w + 1, w + 2, ... are absorbed by Eq. (10) with eta_m = (m - 1)/m.
-    Attributes: U_, eigenvalues_, n_sensors_ (sensors absorbed so far).
 
     Unlike the estimators, the tracker's state starts at construction (U_ is drawn there), so ``__init__`` checks
-    ``_parameter_constraints`` before drawing it.
+    ``_parameter_constraints`` before drawing it. It has no ``fit``: ``partial_fit`` absorbs given sensors,
+    ``track`` and ``iterate`` a stream (model, seed).
+
+    Parameters
+    ----------
+    n : int
+        The dimension of the data, an integer >= 1.
+    r : int
+        The rank tracked, an integer in 1..n.
+    by_magnitude : bool, default=True
+        True: keep the r eigenpairs largest in |eigenvalue| (as printed); False: the r largest eigenvalues.
+    complex_data : bool, default=False
+        True: U_ is complex128, for complex sketches (``SensingModel(complex_sketches=True)``); False: float64.
+    seed : int, SeedSequence, list of int, numpy Generator, BitGenerator or None, default=0
+        Draws the random orthonormal start U_ (``numpy.random.default_rng(seed)``; None: fresh entropy). Not the
+        seed of the sensor stream, which ``track`` and ``iterate`` take.
+    warm_start : int, default=0
+        w, an integer >= 0: a fresh tracker's ``iterate``/``track`` first fuses sensors 1..w in batch (refused
+        when w exceeds the m sensors streamed); 0: start from the random U_. ``partial_fit`` ignores it.
+
+    Attributes
+    ----------
+    U_ : ndarray of shape (n, r)
+        The tracked eigenvectors (float64 or complex128); after an update ordered as kept, by |eigenvalue| when
+        by_magnitude, else by eigenvalue, largest first (``subspace()`` orders them by eigenvalue).
+    eigenvalues_ : ndarray of shape (r,)
+        Their tracked eigenvalues of J_m (real).
+    n_sensors_ : int
+        The number of sensors absorbed so far.
+
+    References
+    ----------
+    .. [1] Chi (2018), Subspace Learning From Bits, arXiv:1407.6288 (Section 5).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simverify.generators.bitsubspace import SensingModel
+    >>> from simverify.solvers.bitsubspace import OnlineSubspaceTracker
+    >>> x = np.array([[3.0], [1.0], [0.0], [-1.0], [2.0], [1.0]])  # Sigma = x x^T: n = 6, rank 1
+    >>> tracker = OnlineSubspaceTracker(6, 1, by_magnitude=False).track(SensingModel(x), 5000, seed=1)
+    >>> tracker.U_.shape, tracker.n_sensors_
+    ((6, 1), 5000)
+    >>> u = tracker.subspace()[:, 0]
+    >>> round(float(abs(u @ x[:, 0]) / np.linalg.norm(x)), 2)  # |cos| of the angle to the true subspace
+    1.0
     """
     _parameter_constraints = {"n": Integer(1), "r": Integer(1), "by_magnitude": Boolean(), "complex_data": Boolean(),
                               "seed": [Seed(), np.random.Generator, np.random.BitGenerator, None],

@@ -27,8 +27,62 @@ from simverify.validation import (
 class FactorizationMachine:
     """Rank-``rank`` factorization machine fitted by ALS sweeps.
 
-    Attributes after ``fit``: ``w0_`` (float), ``w_`` (d,), ``V_`` (d, rank), ``n_iter_`` (sweeps run),
-    ``train_mse_`` (n_iter_ + 1,) the training mean squared error before and after each sweep."""
+    Each sweep updates w0, then each w_a, then each v_(a,f), every coordinate to the exact minimiser of
+    (1/2) sum_i (yhat_i - y_i)^2 + (l2_reg_w / 2) ||w||^2 + (l2_reg_V / 2) ||V||_F^2 (w0 is not penalised), from
+    w0 = 0, w = 0 and V with N(0, init_stdev^2) entries.
+
+    Parameters
+    ----------
+    rank : int, default=8
+        The rank of V, an integer >= 1 and at most the number of features d (checked by fit).
+    n_iter : int, default=50
+        The most ALS sweeps, an integer >= 1.
+    tol : float, default=1e-8
+        A finite number >= 0: fit stops after a sweep that lowers the training mean squared error by less than tol
+        (Section 5.1's rule).
+    init_stdev : float, default=0.1
+        A finite number >= 0: the standard deviation of the random start of V.
+    l2_reg_w : float, default=0.0
+        A finite number >= 0: the l2 penalty on w (0: the paper's unregularised baseline).
+    l2_reg_V : float, default=0.0
+        A finite number >= 0: the l2 penalty on V.
+    random_state : int, numpy.random.SeedSequence or list of int, default=0
+        The root seed of V's start: an integer >= 0, a SeedSequence or a non-empty list of integers >= 0 (not None).
+
+    Attributes
+    ----------
+    w0_ : float
+        The bias.
+    w_ : ndarray of shape (d,)
+        The linear weights.
+    V_ : ndarray of shape (d, rank)
+        The factors: the interaction of features a and b is <V_[a], V_[b]>.
+    M_ : ndarray of shape (d, d)
+        (V V^T - D(V V^T)) / 2: the interactions as a symmetric matrix with zero diagonal (a property).
+    n_iter_ : int
+        The number of sweeps run.
+    train_mse_ : ndarray of shape (n_iter_ + 1,)
+        The training mean squared error before and after each sweep.
+
+    References
+    ----------
+    .. [1] Rendle (2010), Factorization Machines, ICDM.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simverify.solvers.factorization_machine import FactorizationMachine
+    >>> X = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, 1.0], [1.0, 1.0, 0.0], [2.0, 1.0, 1.0], [0.0, 2.0, 1.0],
+    ...               [1.0, 2.0, 2.0], [2.0, 0.0, 1.0], [1.0, 1.0, 1.0]])
+    >>> y = 1.0 + X[:, 0] + 2.0 * X[:, 1] * X[:, 2]  # an FM with w0 = 1, w = (1, 0, 0), <V[1], V[2]> = 2
+    >>> fm = FactorizationMachine(rank=2, n_iter=200).fit(X, y)
+    >>> fm.V_.shape, fm.M_.shape
+    ((3, 2), (3, 3))
+    >>> np.round(fm.predict(X[:3]), 1).tolist(), y[:3].tolist()
+    ([2.0, 3.0, 2.0], [2.0, 3.0, 2.0])
+    >>> round(float(fm.M_[1, 2]), 1)  # x^T M_ x = sum_{a<b} <V[a], V[b]> x_a x_b, so M_[1, 2] = 2 / 2
+    1.0
+    """
     _parameter_constraints = {"rank": Integer(1), "n_iter": Integer(1), "tol": Real(0.0), "init_stdev": Real(0.0),
                               "l2_reg_w": Real(0.0), "l2_reg_V": Real(0.0), "random_state": Seed()}
 

@@ -137,7 +137,60 @@ class AND:
     ``eta="auto"``: in batch mode 1 / lambda_max(Z Z^T / N), the stage quadratic's 1/L step; online,
     1 / max ||z||^2 over the stage's decodings. ``threshold``: a schedule (stage, A^(0)) -> alpha, or a number
     (constant). A numeric eta above 2 / L (L = lambda_max(Z Z^T / N) in batch mode, max ||z||^2 online), where the
-    gradient steps diverge, draws a RuntimeWarning (once per run)."""
+    gradient steps diverge, draws a RuntimeWarning (once per run).
+
+    Parameters
+    ----------
+    n_components : int
+        D, the number of features learned: an integer >= 1, at most min(W, N).
+    A0 : array-like of shape (W, D) or None, default=None
+        The starting matrix: finite, of full column rank (condition number below 1e12). Required in practice: fit
+        refuses None.
+    threshold : float, callable or None, default=None
+        The decoding threshold alpha of each stage: a number in [0, 1e6] (the same in every stage), a schedule
+        ``(stage, A) -> alpha`` called with the 0-based stage and the stage's starting matrix, whose values must lie
+        in [0, 1e12] or be -inf (``ConstantThreshold``, ``GeometricThreshold``, ``NoThreshold``, ``TheoryThreshold``),
+        or None: ``GeometricThreshold()``, alpha = 0.1 / 1.1^(i-1) in stage i = 1, 2, ... (Section 7).
+    n_stages : int, default=50
+        The number of stages, an integer >= 1.
+    T : int, default=50
+        Gradient steps per stage, an integer >= 1 (online: the samples of a stage, cycling through X's rows).
+    eta : float or 'auto', default='auto'
+        The step size, a number in (0, 1e6], or 'auto' (see above).
+    batch : bool, default=True
+        True: each step on the whole data set (Section 7); False: one sample per step.
+
+    Attributes
+    ----------
+    A_ : ndarray of shape (W, D)
+        The feature matrix after the last stage (the paper's layout).
+    components_ : ndarray of shape (D, W)
+        ``A_.T`` (scikit-learn's layout).
+    alphas_ : list of float
+        The threshold each stage used (-inf for ``NoThreshold``).
+    n_iter_ : int
+        The number of stages run (n_stages).
+
+    References
+    ----------
+    .. [1] Li, Liang (2017), Provable Alternating Gradient Descent for Non-negative Matrix Factorization with Strong
+       Correlations, ICML (arXiv:1706.04097).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simverify.solvers.nmf import AND
+    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 2.0]])  # W = 4 features, D = 2
+    >>> Z = np.array([[1.0, 0.0, 2.0, 1.0, 0.0, 3.0], [0.0, 1.0, 1.0, 2.0, 3.0, 0.0]])  # N = 6 samples
+    >>> X = (A @ Z).T  # scikit-learn's layout (N, W)
+    >>> A0 = A + 0.2  # a start near A
+    >>> est = AND(2, A0=A0, n_stages=20).fit(X)
+    >>> est.components_.shape, est.n_iter_, round(est.alphas_[0], 3)
+    ((2, 4), 20, 0.1)
+    >>> scaled = est.A_ / est.A_.max(axis=0)  # A is identified up to the scale of its columns
+    >>> bool(np.allclose(scaled, A / A.max(axis=0), atol=0.01))
+    True
+    """
     _parameter_constraints = {
         "n_components": Integer(1), "A0": [ArrayLike(), None],
         "threshold": [Real(0.0, 1e6), IsCallable("a schedule"), None], "n_stages": Integer(1), "T": Integer(1),
@@ -258,7 +311,51 @@ class _Alternating:
 
 
 class MultiplicativeUpdate(_Alternating):
-    """Lee & Seung (2001) multiplicative updates for ||Y - A Z||_F^2, from max(A0, 0) and Z0 = NNLS(A0, Y)."""
+    """Lee & Seung (2001) multiplicative updates for ||Y - A Z||_F^2, from max(A0, 0) and Z0 = NNLS(max(A0, 0), Y).
+
+    Fit refuses negative entries of X.
+
+    Parameters
+    ----------
+    n_components : int
+        D, the number of features learned: an integer >= 1, at most min(W, N).
+    A0 : array-like of shape (W, D) or None, default=None
+        The starting matrix: finite, of full column rank (condition number below 1e12). Required in practice: fit
+        refuses None.
+    max_iter : int, default=200
+        The number of sweeps, an integer >= 1 (all are run: there is no tolerance).
+    eps : float, default=1e-10
+        A number in [0, 1]: added to the denominators of the updates.
+
+    Attributes
+    ----------
+    A_ : ndarray of shape (W, D)
+        The feature matrix after the last sweep (the paper's layout).
+    components_ : ndarray of shape (D, W)
+        ``A_.T`` (scikit-learn's layout).
+    Z_ : ndarray of shape (D, N)
+        The coefficients after the last sweep (``Z_.T`` is scikit-learn's ``W``).
+    n_iter_ : int
+        The number of sweeps run (max_iter).
+
+    References
+    ----------
+    .. [1] Lee, Seung (2001), Algorithms for Non-negative Matrix Factorization, NIPS 13.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simverify.solvers.nmf import MultiplicativeUpdate
+    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 2.0]])  # W = 4 features, D = 2
+    >>> Z = np.array([[1.0, 0.0, 2.0, 1.0, 0.0, 3.0], [0.0, 1.0, 1.0, 2.0, 3.0, 0.0]])  # N = 6 samples
+    >>> X = (A @ Z).T  # scikit-learn's layout (N, W)
+    >>> A0 = A + 0.2  # a start near A
+    >>> est = MultiplicativeUpdate(2, A0=A0).fit(X)
+    >>> est.components_.shape, est.Z_.shape, est.n_iter_
+    ((2, 4), (2, 6), 200)
+    >>> round(float(np.linalg.norm(X - (est.A_ @ est.Z_).T) / np.linalg.norm(X)), 3)  # relative residual
+    0.001
+    """
 
     def _sweep(self, Y, A, Z):
         multiplicative_update(Y, A, Z, self.eps)
@@ -266,7 +363,52 @@ class MultiplicativeUpdate(_Alternating):
 
 class HALS(_Alternating):
     """Hierarchical alternating least squares (Cichocki et al. 2007): exact column-wise non-negative updates of
-    A, then of Z's rows, from max(A0, 0) and Z0 = NNLS(A0, Y)."""
+    A, then of Z's rows, from max(A0, 0) and Z0 = NNLS(max(A0, 0), Y).
+
+    X may have negative entries (only A and Z are constrained).
+
+    Parameters
+    ----------
+    n_components : int
+        D, the number of features learned: an integer >= 1, at most min(W, N).
+    A0 : array-like of shape (W, D) or None, default=None
+        The starting matrix: finite, of full column rank (condition number below 1e12). Required in practice: fit
+        refuses None.
+    max_iter : int, default=200
+        The number of sweeps, an integer >= 1 (all are run: there is no tolerance).
+    eps : float, default=1e-10
+        A number in [0, 1]: the floor of every updated entry of A and Z (each update is max(eps, ...)).
+
+    Attributes
+    ----------
+    A_ : ndarray of shape (W, D)
+        The feature matrix after the last sweep (the paper's layout).
+    components_ : ndarray of shape (D, W)
+        ``A_.T`` (scikit-learn's layout).
+    Z_ : ndarray of shape (D, N)
+        The coefficients after the last sweep (``Z_.T`` is scikit-learn's ``W``).
+    n_iter_ : int
+        The number of sweeps run (max_iter).
+
+    References
+    ----------
+    .. [1] Cichocki, Zdunek, Amari (2007), Hierarchical ALS Algorithms for Nonnegative Matrix and 3D Tensor
+       Factorization, ICA 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simverify.solvers.nmf import HALS
+    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 2.0]])  # W = 4 features, D = 2
+    >>> Z = np.array([[1.0, 0.0, 2.0, 1.0, 0.0, 3.0], [0.0, 1.0, 1.0, 2.0, 3.0, 0.0]])  # N = 6 samples
+    >>> X = (A @ Z).T  # scikit-learn's layout (N, W)
+    >>> A0 = A + 0.2  # a start near A
+    >>> est = HALS(2, A0=A0).fit(X)
+    >>> est.components_.shape, est.Z_.shape, est.n_iter_
+    ((2, 4), (2, 6), 200)
+    >>> round(float(np.linalg.norm(X - (est.A_ @ est.Z_).T) / np.linalg.norm(X)), 3)  # relative residual
+    0.0
+    """
     needs_non_negative_data = False
 
     def _sweep(self, Y, A, Z):
@@ -274,7 +416,52 @@ class HALS(_Alternating):
 
 
 class ANLS(_Alternating):
-    """Alternating non-negative least squares (Kim & Park 2008): A^T = NNLS(Z^T, Y^T), then Z = NNLS(A, Y)."""
+    """Alternating non-negative least squares (Kim & Park 2008): A^T = NNLS(Z^T, Y^T), then Z = NNLS(A, Y).
+
+    X may have negative entries (only A and Z are constrained).
+
+    Parameters
+    ----------
+    n_components : int
+        D, the number of features learned: an integer >= 1, at most min(W, N).
+    A0 : array-like of shape (W, D) or None, default=None
+        The starting matrix: finite, of full column rank (condition number below 1e12). Required in practice: fit
+        refuses None.
+    max_iter : int, default=200
+        The number of sweeps, an integer >= 1 (all are run: there is no tolerance).
+    eps : float, default=1e-10
+        A number in [0, 1]: not used by ANLS (accepted for the shared interface).
+
+    Attributes
+    ----------
+    A_ : ndarray of shape (W, D)
+        The feature matrix after the last sweep (the paper's layout).
+    components_ : ndarray of shape (D, W)
+        ``A_.T`` (scikit-learn's layout).
+    Z_ : ndarray of shape (D, N)
+        The coefficients after the last sweep (``Z_.T`` is scikit-learn's ``W``).
+    n_iter_ : int
+        The number of sweeps run (max_iter).
+
+    References
+    ----------
+    .. [1] Kim, Park (2008), Nonnegative Matrix Factorization Based on Alternating Nonnegativity Constrained Least
+       Squares and Active Set Method, SIAM J. Matrix Anal. Appl.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simverify.solvers.nmf import ANLS
+    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 2.0]])  # W = 4 features, D = 2
+    >>> Z = np.array([[1.0, 0.0, 2.0, 1.0, 0.0, 3.0], [0.0, 1.0, 1.0, 2.0, 3.0, 0.0]])  # N = 6 samples
+    >>> X = (A @ Z).T  # scikit-learn's layout (N, W)
+    >>> A0 = A + 0.2  # a start near A
+    >>> est = ANLS(2, A0=A0, max_iter=5).fit(X)
+    >>> est.components_.shape, est.Z_.shape, est.n_iter_
+    ((2, 4), (2, 6), 5)
+    >>> round(float(np.linalg.norm(X - (est.A_ @ est.Z_).T) / np.linalg.norm(X)), 3)  # relative residual
+    0.0
+    """
     needs_non_negative_data = False
 
     def _sweep(self, Y, A, Z):
