@@ -21,25 +21,23 @@ INIT = '''\
 Written by ``simverify new-paper``: the contract's shape with one placeholder claim that holds (the mean of n
 standard normals is off by about n^(-1/2)) and its negative control. Replace, in this order: the citation below,
 the measure (``measures.py``), the sweep (``sweeps.py``), the claim and its control (``claims.py``); keep
-``validate`` and ``footprint`` in step with the measure's parameters. The recipe: simverify's
+``PARAMETERS``, ``validate`` and ``footprint`` in step with the measure's parameters. The recipe: simverify's
 docs/adding-a-paper.md.
 """
 from __future__ import annotations
 
 from simverify.claims import Citation, Paper
 from simverify.footprint import Footprint, size
+from simverify.parameters import OneOrList
+from simverify.validation import Integer
 
 TITLE = $title
-_POSITIVE_INTEGERS = ("n", "batches")
+# Each parameter's constraint, checked for every cell when a run is planned (one line naming the bad value).
+PARAMETERS = {"n": OneOrList(Integer(1)), "batches": Integer(1)}
 
 
 def validate(p: dict) -> None:
-    """Refuse parameters outside the paper's model (a ValueError naming the parameter), before any cell runs."""
-    for name in _POSITIVE_INTEGERS:
-        values = p.get(name, 1)
-        for v in values if isinstance(values, list) else [values]:
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"parameter {name} must be a positive integer, got {values!r}")
+    """Rules across parameters that PARAMETERS cannot state (a ValueError naming them); none yet."""
 
 
 def footprint(p: dict) -> Footprint:
@@ -51,7 +49,7 @@ def footprint(p: dict) -> Footprint:
 
 # A placeholder that is a valid Citation: replace authors, title, venue and year; add arxiv="..." or doi="...".
 CITATION = Citation("A. Author, B. Author", "The title of the paper (placeholder)", "Venue (placeholder)", $year)
-PAPER = Paper("$key", TITLE, CITATION, validate=validate, footprint=footprint)
+PAPER = Paper("$key", TITLE, CITATION, validate=validate, footprint=footprint, parameters=PARAMETERS)
 
 # Importing the claim modules registers their claims (they use PAPER): one module per section of the paper.
 from . import claims  # noqa: E402, F401
@@ -123,7 +121,7 @@ from simverify import registry, runner
 from simverify.executors import SerialExecutor
 from simverify.store import Store
 
-from .. import PAPER, measures, validate
+from .. import PAPER, measures
 
 
 def test_quick_tier_every_verdict_as_expected(tmp_path):
@@ -139,10 +137,11 @@ def test_measure_mean_error_is_about_n_to_the_minus_half():
     assert abs(out["rmse"] * 400 ** 0.5 - 1) < 0.2
 
 
-def test_validate_refuses_a_size_outside_the_model():
+def test_a_size_outside_the_model_is_refused_at_plan():
     import pytest
-    with pytest.raises(ValueError, match="positive integer"):
-        validate({"n": 0})
+    from simverify.sweep import plan
+    with pytest.raises(ValueError, match="parameter batches must be a positive integer, got 0"):
+        plan(registry.all_claims(PAPER.key)[0], "quick", overrides={"batches": 0})
 '''
 
 # path inside the parent directory -> template; ``$key`` in a path is the paper key
