@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import sweep
+from . import keys, sweep
 from .store import Store
 
 
@@ -29,7 +29,7 @@ def current_code(claims: list) -> dict[tuple[str, str], list[str]]:
     for c in claims:
         module = c.sweep.measure.__module__
         if module not in hashes:
-            hashes[module] = sweep.code_hash(module)
+            hashes[module] = keys.code_hash(module)
         out.setdefault((c.sweep.name, hashes[module]), []).append(c.id)
     return out
 

@@ -3,7 +3,7 @@ the CPU's vector instruction sets (BLAS and LLVM pick kernels by them), the BLAS
 versions, the kernels they chose (OpenBLAS's core type) and their thread counts, Numba's threads and
 threading layer, llvmlite's version and the environment variables that override these choices.
 
-Recorded in every verdict record's provenance (``runner.provenance``) and shown on the report's
+Recorded in every verdict record's provenance (``simverify.provenance.provenance``) and shown on the report's
 provenance block (docs/report.md)."""
 from __future__ import annotations
 

@@ -10,8 +10,10 @@ from statistics import NormalDist
 
 import numpy as np
 
-from . import findings, registry, stats, sweep
+from . import findings, keys, registry, stats, sweep
+from .assemble import assemble
 from .claims import Claim
+from .provenance import provenance
 from .store import Store
 
 DEFAULT_ALPHA = 0.01  # family-wise false-fail budget of one `simverify check` run
@@ -20,13 +22,13 @@ DEFAULT_ALPHA = 0.01  # family-wise false-fail budget of one `simverify check` r
 def run_info(plan: sweep.Plan, alpha: float, checks: int, replicates: int | None, started: str) -> dict:
     """What identifies a run (everything that can change a verdict) and when it started."""
     return {"tier": plan.tier, "seed": plan.root_seed, "replicates": replicates,
-            "overrides": sweep.normalize(dict(plan.overrides), "overrides"), "alpha": alpha, "checks": checks,
+            "overrides": keys.normalize(dict(plan.overrides), "overrides"), "alpha": alpha, "checks": checks,
             "started": started}
 
 
 def run_key(run: dict) -> str:
     """12 hex digits naming a run: its run_info without the start time."""
-    return sweep.digest({k: v for k, v in run.items() if k != "started"}, 6)
+    return keys.digest({k: v for k, v in run.items() if k != "started"}, 6)
 
 
 def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: float, path,
@@ -61,13 +63,6 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def provenance() -> dict:
-    """What ran and when: the date (ISO UTC), sweep.software() (commit, versions, machine) and
-    hostinfo.numerics() (CPU flags, BLAS libraries with version, core type and threads, Numba's threads)."""
-    from .hostinfo import numerics
-    return {"date": _now(), **sweep.software(), **numerics()}
 
 
 def check_alpha(alpha: float) -> None:
@@ -141,7 +136,7 @@ def _evaluate(claim: Claim, plan: sweep.Plan, results: dict, store: Store | None
     """Assemble, judge and (with a store) save one claim. elapsed_s = compute seconds of the cells this
     run simulated for it (shared cells count for every claim using them) + its evaluation."""
     t0 = time.perf_counter()
-    ds = sweep.assemble(plan, results)
+    ds = assemble(plan, results)
     result = claim.law.evaluate(ds, level)
     path = store.save_dataset(ds, claim.id, plan.tier, plan.digest) if store is not None else None
     table = claim.table.render(ds) if claim.table is not None else None

@@ -1,151 +1,27 @@
-"""Sweeps: a claim's grid x replicates -> cell tasks -> one ``xarray.Dataset``.
-
-Seeds: each cell's seed is a hash of (sweep name, cell parameters, replicate, root seed),
-never of run order, worker count or thread count. Cache keys add the hash of the code the
-measure runs (its module and every project module that module imports, transitively) and
-the content hash of any fixed data file the cell reads, so an edit invalidates exactly the
-cells it could change.
+"""Sweeps: a claim's grid x replicates -> cell tasks (planned and validated before any work) -> their outputs,
+through the store's cache (``run_tasks``); ``simverify.assemble`` makes the Dataset. Seeds: each cell's seed is a
+hash of (sweep name, cell parameters, replicate, root seed), never of run order, worker count or thread count;
+cache keys (``simverify.keys``) add the hash of the code the measure runs and of the data files it reads.
 """
 from __future__ import annotations
 
-import ast
-import functools
 import hashlib
-import importlib.util
 import inspect
-import json
-import math
 import os
 import pickle
-import platform
-import subprocess
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from importlib.machinery import PathFinder
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import xarray as xr
 
-from .footprint import check_cell, check_int32, check_tasks
+from .footprint import check_cell, check_tasks
 from .kernels.jit import one_blas_thread
+from .keys import code_hash, digest, file_hash, normalize
 
 if TYPE_CHECKING:
     from .claims import Claim
-
-PROJECT_PACKAGE = "simverify"
-
-
-def normalize(value: Any, name: str = "value") -> Any:
-    """JSON-normal form of a parameter; rejects non-finite numbers."""
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        check_int32(name, int(value))
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        if not math.isfinite(value):
-            raise ValueError(f"parameter {name!r} is not finite: {value}")
-        return float(value)
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [normalize(v, name) for v in value]
-    if isinstance(value, dict):
-        return {str(k): normalize(v, f"{name}.{k}") for k, v in value.items()}
-    raise ValueError(f"parameter {name!r} has unsupported type {type(value).__name__}")
-
-
-def digest(obj: Any, size: int = 20) -> str:
-    return hashlib.blake2b(json.dumps(obj, sort_keys=True).encode(), digest_size=size).hexdigest()
-
-
-# -- the code a measure runs: a static import graph -----------------------------------------
-
-def _module_file(name: str) -> Path | None:
-    """The source file of module ``name``, found without importing it (None if not a .py file)."""
-    parts = name.split(".")
-    try:
-        spec = importlib.util.find_spec(parts[0])  # a top-level name: nothing is imported
-        for i in range(1, len(parts)):
-            if spec is None or spec.submodule_search_locations is None:
-                return None
-            spec = PathFinder.find_spec(".".join(parts[: i + 1]), spec.submodule_search_locations)
-    except (ImportError, ValueError):
-        return None
-    origin = getattr(spec, "origin", None)
-    return Path(origin) if origin and origin.endswith(".py") else None
-
-
-def _imported(name: str, is_package: bool, tree: ast.AST) -> set[str]:
-    """Modules named by the import statements of module ``name`` (relative imports resolved);
-    ``from m import x`` names ``m.x`` when that is a module, else ``m``."""
-    here = name if is_package else name.rpartition(".")[0]
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = here
-            for _ in range(node.level - 1):
-                base = base.rpartition(".")[0]
-            source = ".".join(p for p in ((base if node.level else ""), node.module or "") if p)
-            for alias in node.names:
-                sub = f"{source}.{alias.name}"
-                out.add(sub if alias.name != "*" and _module_file(sub) is not None else source)
-    return out
-
-
-@dataclass(frozen=True)
-class ModuleSource:
-    """One module's source hash and the modules it imports."""
-    name: str
-    hash: str
-    imports: frozenset
-
-
-@functools.cache
-def module_source(name: str) -> ModuleSource | None:
-    """Read and parse module ``name`` once per process (None when it has no .py source)."""
-    path = _module_file(name)
-    if path is None:
-        return None
-    source = path.read_bytes()
-    tree = ast.parse(source, filename=str(path))
-    return ModuleSource(name, hashlib.blake2b(source, digest_size=16).hexdigest(),
-                        frozenset(_imported(name, path.name == "__init__.py", tree)))
-
-
-def code_closure(module_name: str) -> list[ModuleSource]:
-    """``module_name`` and every module it imports, transitively, within the project: modules
-    of the ``simverify`` package or of the measure's own top-level package (sorted by name)."""
-    packages = {PROJECT_PACKAGE, module_name.partition(".")[0]}
-    seen: dict[str, ModuleSource | None] = {}
-    todo = [module_name]
-    while todo:
-        name = todo.pop()
-        if name in seen or name.partition(".")[0] not in packages:
-            continue
-        seen[name] = module_source(name)
-        if seen[name] is not None:
-            todo.extend(seen[name].imports)
-    return sorted((m for m in seen.values() if m is not None), key=lambda m: m.name)
-
-
-def code_hash(module_name: str) -> str:
-    """Hash of the source of the code a measure defined in ``module_name`` runs."""
-    return digest([[m.name, m.hash] for m in code_closure(module_name)], 16)
-
-
-def file_hash(path: str | os.PathLike) -> str:
-    """blake2b of a data file's bytes."""
-    h = hashlib.blake2b(digest_size=16)
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 # -- plans ------------------------------------------------------------------------------------
@@ -326,7 +202,7 @@ def _data_hashes(claim: Claim, params: dict, cache: dict) -> dict:
     return out
 
 
-def _coordinate_name_clash(claim_id: str, name: str) -> ValueError:
+def coordinate_name_clash(claim_id: str, name: str) -> ValueError:
     return ValueError(f"{claim_id}: output {name!r} has the name of a coordinate (grid dim or parameter); "
                       "rename the output")
 
@@ -338,7 +214,7 @@ def _check_output_names(claim: Claim, grid, first: dict) -> None:
     taken = grid_names | set(first) | {p for group in grid.zipped.values() for p in group}
     for name, dims in claim.sweep.outputs.items():
         if name in taken:
-            raise _coordinate_name_clash(claim.id, name)
+            raise coordinate_name_clash(claim.id, name)
         clash = sorted(grid_names & set(dims))
         if clash:
             raise ValueError(f"{claim.id}: output {name!r} declares dim {clash[0]!r}, which is already a grid dim")
@@ -464,110 +340,3 @@ def run_tasks(tasks: Iterable[CellTask], store, executor, progress: Callable[[in
     """Outputs by key for every task (see iter_results)."""
     return {key: out for key, out, _ in iter_results(tasks, store, executor, progress)}
 
-
-# -- provenance and assembly ------------------------------------------------------------------
-
-def _git(*args: str) -> str | None:
-    try:
-        out = subprocess.run(["git", *args], cwd=Path(__file__).resolve().parent, capture_output=True, text=True,
-                             timeout=5, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() if out.returncode == 0 else None
-
-
-@functools.lru_cache(maxsize=1)
-def git_commit() -> str:
-    """The commit this code comes from: HEAD of the source checkout it runs from (an editable
-    install), else the commit recorded when the package was built, else "unknown"."""
-    if _git("ls-files", "--error-unmatch", Path(__file__).name) is not None:
-        head = _git("rev-parse", "HEAD")
-        if head:
-            return head
-    try:
-        from ._build_info import COMMIT
-    except ImportError:
-        return "unknown"
-    return COMMIT
-
-
-@functools.lru_cache(maxsize=1)
-def software() -> dict:
-    """What ran, independent of the run: package versions, the commit and the machine."""
-    import numba
-    import scipy
-
-    from . import __version__
-    return {"simverify_version": __version__, "git_commit": git_commit(), "numba_version": numba.__version__,
-            "numpy_version": np.__version__, "scipy_version": scipy.__version__, "xarray_version": xr.__version__,
-            "python_version": platform.python_version(),
-            "machine": f"{platform.system()} {platform.machine()}, {cpu_model()}, {os.cpu_count()} cores"}
-
-
-def cpu_model() -> str:
-    """The CPU's model name (from /proc/cpuinfo on Linux), else platform.processor(), else "unknown CPU":
-    speed ratios differ between CPUs, so results name the one they were measured on."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return " ".join(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
-def provenance(p: Plan) -> dict:
-    """The Dataset's attrs: the claim, the run (tier, root seed, replicates, overrides) and software()."""
-    return {"claim_id": p.claim.id, "paper": p.claim.paper, "item": p.claim.item, "tier": p.tier,
-            "root_seed": p.root_seed, "replicates": p.replicates, **software(),
-            "code_hash": p.code_hash, "sweep": p.claim.sweep.name,
-            "overrides": json.dumps(normalize(p.overrides, "overrides"), sort_keys=True)}
-
-
-def _output_dims(p: Plan, name: str, value: np.ndarray) -> tuple[str, ...]:
-    """The dims of one output beyond grid x replicate (declared in Sweep.outputs)."""
-    if value.ndim == 0:
-        return ()
-    dims = tuple(p.claim.sweep.outputs.get(name, ()))
-    if not dims:
-        raise ValueError(f"{p.claim.id}: output {name!r} is an array of shape {value.shape} "
-                         "but Sweep.outputs does not declare its dims")
-    if len(dims) != value.ndim:
-        raise ValueError(f"{p.claim.id}: output {name!r} has shape {value.shape} but is declared with dims {dims}")
-    return dims
-
-
-def _output_coord(params: dict, dim: str, size: int) -> np.ndarray:
-    """params[dim] when it is a list of ``size`` values (numbers or strings), else 0..size-1."""
-    given = params.get(dim)
-    return np.asarray(given) if isinstance(given, list) and len(given) == size else np.arange(size)
-
-
-def assemble(p: Plan, results: dict) -> xr.Dataset:
-    """One Dataset: each output has dims grid dims x replicate (x its declared output dims);
-    scalar parameters (measure defaults included) are scalar coordinates; provenance in attrs."""
-    grid_dims = [d for d, _ in p.dims] + ["replicate"]
-    shape = [len(v) for _, v in p.dims] + [p.replicates]
-    params = p.tasks[0].params
-    coords: dict[str, Any] = {d: v for d, v in p.dims}
-    coords["replicate"] = np.arange(p.replicates)
-    data = {}
-    for name, value in results[p.tasks[0].key].items():
-        if name in coords or name in params:
-            raise _coordinate_name_clash(p.claim.id, name)
-        dims = _output_dims(p, name, value)
-        arr = np.full(shape + list(value.shape), np.nan)
-        for t in p.tasks:
-            arr[t.index + (t.replicate,)] = results[t.key][name]
-        data[name] = (grid_dims + list(dims), arr)
-        for dim, size in zip(dims, value.shape):
-            coords.setdefault(dim, _output_coord(params, dim, size))
-    for dim, group in p.zipped.items():
-        for param, values in group.items():
-            coords[param] = (dim, list(values))
-    for name, value in params.items():  # fixed parameters and defaults as scalar coordinates
-        if name not in coords and value is not None and not isinstance(value, (list, dict)):
-            coords[name] = value
-    ds = xr.Dataset(data, coords=coords, attrs=provenance(p))
-    ds["replicate"].attrs["description"] = "independent Monte Carlo replicate (own seed)"
-    return ds

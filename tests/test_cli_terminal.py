@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from simverify import cli, sweep
+from simverify import cli, provenance
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims"}
@@ -25,7 +25,7 @@ def test_version_names_the_package_version_and_commit():
     res = run("--version")
     assert res.returncode == 0
     from simverify import __version__
-    assert res.stdout.strip() == f"simverify {__version__} (commit {sweep.git_commit()[:12]})"
+    assert res.stdout.strip() == f"simverify {__version__} (commit {provenance.git_commit()[:12]})"
 
 
 def test_every_option_has_help_and_check_and_calibrate_show_their_defaults():

@@ -14,6 +14,7 @@ import xarray as xr
 from scipy import stats as st
 
 from simverify import registry, runner, stats, sweep
+from simverify.assemble import assemble
 from simverify.executors import DaskExecutor, ProcessExecutor, SerialExecutor
 from simverify.laws import Comparison
 from simverify.store import Store
@@ -105,7 +106,7 @@ def test_executors_give_identical_datasets(tmp_path):
     for i, ex in enumerate([SerialExecutor(), ProcessExecutor(2), DaskExecutor(None, 2)]):
         try:
             p = sweep.plan(claim, "quick", root_seed=3)
-            dss.append(sweep.assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path / str(i)), ex)))
+            dss.append(assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path / str(i)), ex)))
         finally:
             ex.close()
     for ds in dss[1:]:
@@ -181,11 +182,11 @@ def test_corrupt_cache_file_is_recomputed(tmp_path):
     claim = registry.get("toy.power")
     p = sweep.plan(claim, "quick")
     store = Store(tmp_path)
-    first = sweep.assemble(p, sweep.run_tasks(p.tasks, store, SerialExecutor()))
+    first = assemble(p, sweep.run_tasks(p.tasks, store, SerialExecutor()))
     victim = store.cell_path(p.tasks[3].key)
     victim.write_bytes(b"garbage")
     with pytest.warns(UserWarning, match="unreadable cache file"):
-        again = sweep.assemble(p, sweep.run_tasks(p.tasks, store, SerialExecutor()))
+        again = assemble(p, sweep.run_tasks(p.tasks, store, SerialExecutor()))
     xr.testing.assert_identical(first.drop_attrs(), again.drop_attrs())
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from simverify.cli import main
 from simverify.cli import new_paper as cli_new_paper
-from simverify.sweep import code_closure
+from simverify.keys import code_closure
 
 KEY = "sixthpaper"
 FILES = {"__init__.py", "measures.py", "sweeps.py", "claims.py", "tests/__init__.py", f"tests/test_{KEY}_claims.py"}

@@ -32,7 +32,7 @@ import pytest
 
 from simverify import registry
 from simverify.claims import Claim, Paper, Sweep
-from simverify.sweep import code_closure, module_source
+from simverify.keys import code_closure, module_source
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

@@ -76,7 +76,8 @@ def test_workers_that_would_together_hold_more_than_the_memory_are_refused_namin
 
 def test_every_tier_of_every_paper_plans_within_the_ceilings():
     from simverify import registry
-    from simverify.sweep import _bind, normalize
+    from simverify.keys import normalize
+    from simverify.sweep import _bind
     for claim in registry.all_claims(None, controls=True):
         if claim.footprint is None:
             continue

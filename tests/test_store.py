@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simverify import cache, registry, runner, sweep
+from simverify import cache, provenance, registry, runner
 from simverify.executors import SerialExecutor
 from simverify.store import (
     FORMAT,
@@ -102,14 +102,14 @@ def test_record_names_its_run_provenance_and_dataset_relative_to_the_store(tmp_p
     assert rec["run"] | {"started": None} == {"tier": "quick", "seed": 0, "replicates": None, "overrides": {},
                                               "alpha": 0.02, "checks": 1, "started": None}
     assert rec["run_key"] == runner.run_key(rec["run"]) and len(rec["run_key"]) == 12
-    assert rec["provenance"]["git_commit"] == sweep.git_commit()
+    assert rec["provenance"]["git_commit"] == provenance.git_commit()
     assert {"numba_version", "numpy_version", "machine", "date"} <= rec["provenance"].keys()
     assert (store.root / rec["dataset"]).exists() and not Path(rec["dataset"]).is_absolute()
 
 
 def test_provenance_names_blas_libraries_with_version_core_type_and_threads_cpu_flags_and_numba_threads():
     import threadpoolctl
-    prov = runner.provenance()
+    prov = provenance.provenance()
     loaded = {(i["internal_api"], i["version"]) for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"}
     assert loaded and loaded <= {(b["internal_api"], b["version"]) for b in prov["blas_libraries"]}
     assert all(isinstance(b["num_threads"], int) and "architecture" in b for b in prov["blas_libraries"])
@@ -163,7 +163,7 @@ def test_calibration_rows_carry_power_against_the_control_and_are_stored(tmp_pat
     stored = store.read_calibration("quick")
     assert stored["toy.power"]["seeds"] == 3 and stored["toy.power"]["power"] == 1.0
     assert stored["toy.power"]["root_seed"] == 0 and stored["toy.power"]["tier"] == "quick"
-    assert stored["toy.power"]["provenance"]["git_commit"] == sweep.git_commit()
+    assert stored["toy.power"]["provenance"]["git_commit"] == provenance.git_commit()
     assert {"date", "alpha"} <= stored["toy.power"].keys()
     runner.calibrate(_claims(["toy.power"]), "quick", store, SerialExecutor(), seeds=2)
     merged = store.read_calibration("quick")

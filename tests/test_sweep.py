@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from simverify import registry, sweep
+from simverify import keys, provenance, registry, sweep
+from simverify.assemble import assemble
 from simverify.claims import Claim, Control, Grid, Sweep, Tier
 from simverify.executors import SerialExecutor
 from simverify.laws import Identity, Law, PowerLaw
@@ -96,7 +97,7 @@ def test_params_are_defaults_then_fixed_then_grid_then_overrides():
 
 def test_measure_defaults_are_scalar_coordinates_of_the_dataset(tmp_path):
     p = sweep.plan(power_claim(), "quick")
-    ds = sweep.assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
+    ds = assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
     assert ds["exponent"].item() == 2.0 and ds["label"].item() == "plain" and ds["noise"].item() == 0.1
     assert ds["exponent"].dims == ()
 
@@ -242,18 +243,18 @@ def toy_package(tmp_path, monkeypatch):
     yield pkg, sys.modules[f"{name}.measures"].measure
     for mod in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
         del sys.modules[mod]
-    sweep.module_source.cache_clear()
+    keys.module_source.cache_clear()
 
 
 def keys_of(measure) -> list[str]:
-    sweep.module_source.cache_clear()  # a new process would read the files afresh
+    keys.module_source.cache_clear()  # a new process would read the files afresh
     tier = Tier(Grid({"x": [1.0, 2.0, 4.0]}), 3)
     return [t.key for t in sweep.plan(make_claim(measure, tier, law=Identity("y", 0.0)), "quick").tasks]
 
 
 def test_code_closure_follows_imports_transitively_and_nothing_else(toy_package):
     pkg, measure = toy_package
-    names = [m.name for m in sweep.code_closure(measure.__module__)]
+    names = [m.name for m in keys.code_closure(measure.__module__)]
     assert names == [f"{pkg.name}.{m}" for m in ("deep", "helper", "measures")]
 
 
@@ -278,7 +279,7 @@ def test_relative_and_absolute_imports_resolve_to_modules(toy_package):
     pkg, _ = toy_package
     (pkg / "sub").mkdir()
     (pkg / "sub" / "__init__.py").write_text("from .. import deep\nfrom ..helper import scale\nimport os\n")
-    src = sweep.module_source(f"{pkg.name}.sub")
+    src = keys.module_source(f"{pkg.name}.sub")
     assert src.imports == {f"{pkg.name}.deep", f"{pkg.name}.helper", "os"}
 
 
@@ -324,7 +325,7 @@ def test_two_dim_output_with_string_coordinates_round_trips_through_the_store(tm
                        outputs={"error": ("solver", "iteration")})
     p = sweep.plan(claim, "quick")
     store = Store(tmp_path)
-    ds = sweep.assemble(p, sweep.run_tasks(p.tasks, store, SerialExecutor()))
+    ds = assemble(p, sweep.run_tasks(p.tasks, store, SerialExecutor()))
     with xr.open_dataset(store.save_dataset(ds, claim.id, "quick", p.digest)) as back:
         back.load()
     assert back["error"].dims == ("x", "replicate", "solver", "iteration")
@@ -336,7 +337,7 @@ def test_output_dim_without_a_parameter_list_gets_positions(tmp_path):
     tier = Tier(Grid({"x": [1.0, 2.0]}), 2, {"solver": ["ours", "pca"], "iteration": [0, 1, 2]})
     claim = make_claim(measure_per_solver, tier, law=Identity("error", 0.0), outputs={"error": ("method", "step")})
     p = sweep.plan(claim, "quick")
-    ds = sweep.assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
+    ds = assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
     assert ds["method"].values.tolist() == [0, 1] and ds["step"].values.tolist() == [0, 1, 2]
 
 
@@ -344,7 +345,7 @@ def test_array_output_not_declared_in_outputs_is_refused_naming_it(tmp_path):
     claim = make_claim(measure_undeclared_array, Tier(Grid({"x": [1.0, 2.0]}), 2), law=Identity("y", 0.0))
     p = sweep.plan(claim, "quick")
     with pytest.raises(ValueError, match=r"t.claim: output 'y' is an array of shape \(3,\) but Sweep.outputs"):
-        sweep.assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
+        assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
 
 
 def measure_named_like_a_parameter(seed, x, noise=0.1):
@@ -370,7 +371,7 @@ def test_scalar_output_named_like_a_parameter_is_refused_naming_it(tmp_path):
     claim = make_claim(measure_named_like_a_parameter, Tier(Grid({"x": [1.0, 2.0]}), 2), law=Identity("y", 0.0))
     p = sweep.plan(claim, "quick")
     with pytest.raises(ValueError, match=r"t.claim: output 'noise' has the name of a coordinate"):
-        sweep.assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
+        assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
 
 
 # -- provenance ------------------------------------------------------------------------------------
@@ -378,7 +379,7 @@ def test_scalar_output_named_like_a_parameter_is_refused_naming_it(tmp_path):
 def test_provenance_records_scipy_version_and_the_checkout_commit(tmp_path):
     import scipy
     p = sweep.plan(power_claim(), "quick")
-    ds = sweep.assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
+    ds = assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
     head = head.stdout.strip()
     assert ds.attrs["scipy_version"] == scipy.__version__
@@ -387,33 +388,33 @@ def test_provenance_records_scipy_version_and_the_checkout_commit(tmp_path):
 
 def test_provenance_records_the_overrides_of_the_run(tmp_path):
     p = sweep.plan(power_claim(), "quick", overrides={"exponent": 1.5})
-    ds = sweep.assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
+    ds = assemble(p, sweep.run_tasks(p.tasks, Store(tmp_path), SerialExecutor()))
     assert json.loads(ds.attrs["overrides"]) == {"exponent": 1.5}
     q = sweep.plan(power_claim(), "quick")
-    plain = sweep.assemble(q, sweep.run_tasks(q.tasks, Store(tmp_path), SerialExecutor()))
+    plain = assemble(q, sweep.run_tasks(q.tasks, Store(tmp_path), SerialExecutor()))
     assert json.loads(plain.attrs["overrides"]) == {}
 
 
 @pytest.fixture
 def built_package(monkeypatch):
-    """sweep.git_commit as in an installed wheel built at commit abc123 (cache cleared around)."""
+    """provenance.git_commit as in an installed wheel built at commit abc123 (cache cleared around)."""
     monkeypatch.setitem(sys.modules, "simverify._build_info", types.SimpleNamespace(COMMIT="abc123"))
-    sweep.git_commit.cache_clear()
+    provenance.git_commit.cache_clear()
     yield
-    sweep.git_commit.cache_clear()
+    provenance.git_commit.cache_clear()
 
 
 def test_git_commit_outside_a_checkout_is_the_build_time_commit_else_unknown(monkeypatch, built_package):
-    monkeypatch.setattr(sweep, "_git", lambda *args: None)
-    assert sweep.git_commit() == "abc123"
+    monkeypatch.setattr(provenance, "_git", lambda *args: None)
+    assert provenance.git_commit() == "abc123"
     monkeypatch.setitem(sys.modules, "simverify._build_info", None)  # no build-time file: import fails
-    sweep.git_commit.cache_clear()
-    assert sweep.git_commit() == "unknown"
+    provenance.git_commit.cache_clear()
+    assert provenance.git_commit() == "unknown"
 
 
 def test_git_commit_ignores_a_repository_that_does_not_track_the_package(monkeypatch, built_package):
-    monkeypatch.setattr(sweep, "_git", lambda *args: None if args[0] == "ls-files" else "f" * 40)
-    assert sweep.git_commit() == "abc123"
+    monkeypatch.setattr(provenance, "_git", lambda *args: None if args[0] == "ls-files" else "f" * 40)
+    assert provenance.git_commit() == "abc123"
 
 
 def test_version_is_importable():

@@ -31,7 +31,7 @@ __all__ = ["main", "entry", "build_parser", "Reporter", "distinct_figures", "res
 
 def _version() -> str:
     from .. import __version__
-    from ..sweep import git_commit
+    from ..provenance import git_commit
     return f"simverify {__version__} (commit {git_commit()[:12]})"
 
 

@@ -5,7 +5,7 @@ import json
 import math
 from pathlib import Path
 
-from .. import sweep
+from .. import keys
 from ..findings import as_expected
 from ..store import Store, atomic_write
 
@@ -43,7 +43,7 @@ def read_last_failed(store: Store) -> dict[str, list[str]]:
 
 
 def _params_key(task) -> str:
-    return sweep.digest(task.params, 8)
+    return keys.digest(task.params, 8)
 
 
 def save_timings(store: Store, cells: list) -> None:

@@ -216,7 +216,7 @@ def _suite_run(rec: dict, checks: int, alpha: float) -> bool:
 
 def reference_dir() -> Path:
     """``reports/quick`` of the source checkout this simverify runs from; ValueError outside a checkout."""
-    from ..sweep import _git
+    from ..provenance import _git
     top = _git("rev-parse", "--show-toplevel")
     if not top or not (Path(top) / "simverify" / "__init__.py").is_file():
         raise ValueError("--reference writes reports/quick of the source checkout; this simverify is not run "

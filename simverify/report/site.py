@@ -50,14 +50,14 @@ def page(title: str, body: str, records: list[dict], depth: int = 0) -> str:
     nav = f"<p><a href='{up}index.html'>simverify report</a></p>" if depth else ""
     return (f"<!doctype html><html lang='en'><meta charset='utf-8'><title>{esc(title)}</title>"
             f"<meta name='viewport' content='width=device-width'><style>{STYLE}</style><script>{SCRIPT}</script>"
-            f"<body>{nav}{body}{provenance(records)}</body></html>\n")
+            f"<body>{nav}{body}{provenance_footer(records)}</body></html>\n")
 
 
 def _table(pairs: dict) -> str:
     return "<table>" + "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in pairs.items()) + "</table>"
 
 
-def provenance(records: list[dict]) -> str:
+def provenance_footer(records: list[dict]) -> str:
     info = {**run_summary(records), **software_summary(records)}
     return f"<div class='prov'><h3>Provenance</h3>{_table(info)}</div>"
 
