@@ -67,6 +67,11 @@ class Tier:
     fixed: Mapping[str, Any] = field(default_factory=dict)
 
 
+def tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
+    """A sweep's two tiers: ``quick`` (the suite's; seconds) and ``full`` (the paper's sizes)."""
+    return {"quick": quick, "full": full}
+
+
 @dataclass(frozen=True)
 class Sweep:
     """One simulation that claims point to: a measure, its grid per tier, its array outputs.

@@ -3,33 +3,28 @@ the paper's sizes (Appendix C: M = 25 annotators, K = 3 classes; Figures 2-3: H 
 run on scikit-learn's bundled sets (``uci_measures``)."""
 from __future__ import annotations
 
-from simverify.claims import Grid, Sweep, Tier
+from simverify.claims import Grid, Sweep, Tier, tiers
 from simverify.designs import paired_outputs
 from simverify.solvers.crowd.methods import BINARY_ONLY
 
 from . import measures as ms
 from . import uci_measures as um
 
-
-def _tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
-    return {"quick": quick, "full": full}
-
-
 # Proposition 1: exact X, SymNMF, extraction (one class specialist with epsilon = 0: the SSC holds exactly)
-IDENTIFIABILITY = Sweep("crowd.identifiability", ms.measure_identifiability, _tiers(
+IDENTIFIABILITY = Sweep("crowd.identifiability", ms.measure_identifiability, tiers(
     Tier(Grid(), 10, {"M": 25, "K": 3, "epsilon": 0.0}),
     Tier(Grid({"K": [3, 5]}), 20, {"M": 25, "epsilon": 0.0})))
 
 # Figures 2-3 and Theorem 3: the shifted-ReLU SymNMF along iterations
 ITERATIONS = [0, 2, 4, 6, 8, 10, 12]
 SCHEDULE_PAIR = ["power", "zero"]
-CONVERGENCE = Sweep("crowd.convergence", ms.measure_symnmf_path, _tiers(
+CONVERGENCE = Sweep("crowd.convergence", ms.measure_symnmf_path, tiers(
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 24, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"],
                                              "start": "near", "q0": 0.3}),
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 40, {"J": 1000, "K": 3, "iteration": ITERATIONS, "schedule": ["power"],
                                              "start": "near", "q0": 0.3})),
     outputs={"h": ("schedule", "iteration")})
-FIGURE2 = Sweep("crowd.figure2", ms.measure_symnmf_path, _tiers(
+FIGURE2 = Sweep("crowd.figure2", ms.measure_symnmf_path, tiers(
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 200, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
                                               "psi": 0.75}),
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 400, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
@@ -38,44 +33,44 @@ FIGURE2 = Sweep("crowd.figure2", ms.measure_symnmf_path, _tiers(
 # Figure 3: the same comparison on the rank-K square root of X + noise at SNR = 30 dB, with Figure 3's own psi = 0.60
 # (its captions; Figure 2 prints 0.75). An eigendecomposition of the noisy J x J X per trial, so the quick tier runs
 # J = 500; 220 trials: at 150 the refuted cell at phi = 0.7 stayed undecided in 1 of 20 calibration seeds.
-FIGURE3 = Sweep("crowd.figure3", ms.measure_symnmf_path, _tiers(
+FIGURE3 = Sweep("crowd.figure3", ms.measure_symnmf_path, tiers(
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 220, {"J": 500, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
                                               "psi": 0.6, "snr_db": 30.0}),
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 200, {"J": 1000, "K": 3, "iteration": [20], "schedule": SCHEDULE_PAIR,
                                               "psi": 0.6, "snr_db": 30.0})),
     outputs={"h": ("schedule", "iteration")})
-FLOOR = Sweep("crowd.floor", ms.measure_symnmf_floor, _tiers(
+FLOOR = Sweep("crowd.floor", ms.measure_symnmf_floor, tiers(
     Tier(Grid(), 6, {"J": 1000, "K": 3, "phi": 0.3, "noise_var": [1e-6, 1e-5, 1e-4]}),
     Tier(Grid({"phi": [0.3, 0.5, 0.7]}), 20, {"J": 1000, "K": 3, "noise_var": [1e-7, 1e-6, 1e-5, 1e-4, 1e-3]})),
     outputs=paired_outputs("noise_var", "final_h"))
 
 # Theorem 1: the designated imputation along S (paired: one model for every S)
-DESIGNATED = Sweep("crowd.designated", ms.measure_designated, _tiers(
+DESIGNATED = Sweep("crowd.designated", ms.measure_designated, tiers(
     Tier(Grid(), 80, {"K": 2, "S": [1000, 4000, 16000, 64000], "gamma": 5.0}),
     # K = 3 at gamma = 5 accepts 0.3 % of the drawn models (1000 candidates may all fail); gamma = 10 accepts 6.8 %
     Tier(Grid(zipped={"KG": {"K": [2, 3], "gamma": [5.0, 10.0]}}), 40, {"S": [1000, 4000, 16000, 64000, 256000]})),
     outputs=paired_outputs("S", "err"))
 
 # Theorem 1 along gamma at fixed S and K (paired: one draw of the annotators and answers for every gamma)
-DESIGNATED_CONDITION = Sweep("crowd.designated_condition", ms.measure_designated_condition, _tiers(
+DESIGNATED_CONDITION = Sweep("crowd.designated_condition", ms.measure_designated_condition, tiers(
     Tier(Grid({"K": [2, 3]}), 12, {"S": 16000, "gamma": [2.0, 4.0, 8.0, 16.0]}),
     Tier(Grid({"K": [2, 3, 4]}), 40, {"S": 64000, "gamma": [2.0, 4.0, 8.0, 16.0, 32.0]})),
     outputs=paired_outputs("gamma", "err", "varrho", "bound_ratio"))
 
 # Theorem 2: the robust imputation with a few badly estimated blocks
-ROBUST = Sweep("crowd.robust", ms.measure_robust, _tiers(
+ROBUST = Sweep("crowd.robust", ms.measure_robust, tiers(
     Tier(Grid(), 16, {"M": 25, "K": 3, "N": 5000, "p": 0.3, "fraction_missing": 0.3, "n_corrupt": 10}),
     Tier(Grid({"n_corrupt": [5, 20]}), 20, {"M": 25, "K": 3, "N": 10000, "p": 0.3, "fraction_missing": 0.3})))
 
 # Theorem 2 along S_{m,j} and |Omega| (paired: the first N items of one stream, nested masks of the blocks)
-ROBUST_RATE = Sweep("crowd.robust_rate", ms.measure_robust_rate, _tiers(
+ROBUST_RATE = Sweep("crowd.robust_rate", ms.measure_robust_rate, tiers(
     Tier(Grid(), 30, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 8000], "fraction_missing": [0.3, 0.5]}),
     Tier(Grid(), 20, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 2500, 5000, 10000],
                       "fraction_missing": [0.3, 0.5, 0.7]})),
     outputs={"err": ("N", "fraction_missing"), "omega": ("fraction_missing",), "s_mj": ("N",)})
 
 # Table 6: noiseless blocks, missing at random (paired: nested masks of one model)
-TABLE6 = Sweep("crowd.table6", ms.measure_noiseless_imputation, _tiers(
+TABLE6 = Sweep("crowd.table6", ms.measure_noiseless_imputation, tiers(
     Tier(Grid(), 400, {"M": 25, "K": 3, "fraction_missing": [0.3, 0.7]}),
     Tier(Grid(), 400, {"M": 25, "K": 3, "fraction_missing": [0.3, 0.5, 0.7]})),
     outputs=paired_outputs("fraction_missing", "mse_robust", "mse_designated"))
@@ -84,7 +79,7 @@ TABLE6 = Sweep("crowd.table6", ms.measure_noiseless_imputation, _tiers(
 # CNMF and Spectral-D&S in the full tier only: in the quick tier they would re-draw the calibrated cells' seeds
 # (seeds derive from the parameters)
 TABLE7_METHODS = ["robsymnmf", "dessymnmf", "multispa", "mv-em"]
-TABLE7 = Sweep("crowd.table7", ms.measure_synthetic, _tiers(
+TABLE7 = Sweep("crowd.table7", ms.measure_synthetic, tiers(
     Tier(Grid(), 100, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 10000], "aggregator": TABLE7_METHODS}),
     Tier(Grid(), 120, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 5000, 10000],
                        "aggregator": TABLE7_METHODS + ["cnmf", "spectral-ds"]})),
@@ -96,18 +91,18 @@ def real(name: str) -> Sweep:
     skip = (*BINARY_ONLY, "minimax-entropy") if name == "web" else ()  # web: 5 classes; minimax entropy takes 10 s
     methods = [m for m in ms.AGGREGATORS if m not in skip]
     tier = Tier(Grid(), 1, {"answers": name, "aggregator": methods})
-    return Sweep(f"crowd.real.{name}", ms.measure_real, _tiers(tier, tier),
+    return Sweep(f"crowd.real.{name}", ms.measure_real, tiers(tier, tier),
                  outputs={"wrong": ("aggregator", "item"), "error": ("aggregator",)},
                  data={"answers": ms.answers_files})
 
 
 REAL = {name: real(name) for name in ("bluebird", "rte", "web", "temp")}
 MISSING = {name: Sweep(f"crowd.missing.{name}", ms.measure_missing,
-                       _tiers(Tier(Grid(), 1, {"answers": name}), Tier(Grid(), 1, {"answers": name})),
+                       tiers(Tier(Grid(), 1, {"answers": name}), Tier(Grid(), 1, {"answers": name})),
                        data={"answers": ms.answers_files}) for name in ("bluebird", "rte")}
 
 # Table 9 / Figure 4's protocol (restarts) on a format-A file; LabelMe is not available, web (5 classes) stands in
-RESTARTS = Sweep("crowd.restarts", ms.measure_restarts, _tiers(
+RESTARTS = Sweep("crowd.restarts", ms.measure_restarts, tiers(
     Tier(Grid(), 60, {"answers": "web"}), Tier(Grid(), 100, {"answers": "web"})),
     data={"answers": ms.answers_files})
 
@@ -123,7 +118,7 @@ TRIALS = 20  # Section 4: 'The results are averaged from 20 trials'
 
 
 def table_sweep(number: int, data: str, quick: dict, full: dict, trials: tuple[int, int] = (16, TRIALS)) -> Sweep:
-    return Sweep(f"crowd.table{number}", um.measure_machine_annotators, _tiers(
+    return Sweep(f"crowd.table{number}", um.measure_machine_annotators, tiers(
         Tier(Grid(), trials[0], {"data": data, **quick}), Tier(Grid(), trials[1], {"data": data, **full})),
         outputs=UCI_OUTPUTS)
 
