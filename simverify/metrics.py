@@ -125,7 +125,7 @@ def gcc_parameters(X: np.ndarray) -> dict[str, float]:
 def nonnegative_reconstruction_error(C: np.ndarray, Y: np.ndarray) -> float:
     """||Y - C Z||_F / ||Y||_F with Z = argmin_{Z >= 0} ||Y - C Z||_F (column by column): how well the
     components C (features, n) reconstruct the data Y (features, samples) with non-negative weights."""
-    from simverify.kernels.nnls import nonnegative_least_squares
+    from .kernels.nnls import nonnegative_least_squares
     return float(np.linalg.norm(Y - C @ nonnegative_least_squares(C, Y)) / np.linalg.norm(Y))
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simverify.validation import require
+from ..validation import require
 
 FORMAT_B_HEADER = ("!amt_annotation_ids", "!amt_worker_ids", "orig_id", "response", "gold")
 CSV_HEADER = ("task", "worker", "label")

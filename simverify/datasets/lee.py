@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simverify.validation import require
+from ..validation import require
 
 TOKEN_PATTERN = r"(?u)\b[a-zA-Z][a-zA-Z]+\b"
 """Words of two or more letters (numbers dropped, as in the topics of Table 1 they are noise)."""

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from simverify.kernels.rng import as_seed_sequence
-from simverify.validation import require
+from ..kernels.rng import as_seed_sequence
+from ..validation import require
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from simverify.validation import positive_int, require
+from ..validation import positive_int, require
 
 FACES_SHA256 = "b1988d02c72fe5b8ee82b5ef3bb7982eafc74f1e1ff0ae0ade35061ad0af534d"
 """sha256 of the shipped ``olivettifaces.mat`` (the copy in data/PROVENANCE.md)."""

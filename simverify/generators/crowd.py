@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simverify.datasets.crowd import Answers
-from simverify.kernels.crowd import draw_answers, draw_observed, map_posteriors
-from simverify.kernels.rng import fresh_seed, generator, n_chunks, spawn_generators
-from simverify.validation import positive_int, real_number, require
+from ..datasets.crowd import Answers
+from ..kernels.crowd import draw_answers, draw_observed, map_posteriors
+from ..kernels.rng import fresh_seed, generator, n_chunks, spawn_generators
+from ..validation import positive_int, real_number, require
 
 ANSWER_CHUNK = 4096  # items per random stream
 BLOCK_PARTS = (0.1, 0.3, 0.6)  # Appendix C.2: the three disjoint parts of the items

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simverify.kernels.rng import generator
-from simverify.validation import real_number, require
+from ..kernels.rng import generator
+from ..validation import real_number, require
 
 TABLE8 = ("coarse k-NN", "medium k-NN", "fine k-NN", "cosine k-NN", "coarse tree", "medium tree", "fine tree",
           "linear SVM", "quadratic SVM", "coarse Gaussian SVM")

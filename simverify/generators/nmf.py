@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simverify.kernels.nmf import BINARY, CTM, DECAY, DIRICHLET, WEIGHT_CHUNK, weight_columns
-from simverify.kernels.rng import as_seed_sequence, generator, n_chunks, spawn_generators, standard_normal
-from simverify.validation import finite_matrix, positive_int, real_number, require
+from ..kernels.nmf import BINARY, CTM, DECAY, DIRICHLET, WEIGHT_CHUNK, weight_columns
+from ..kernels.rng import as_seed_sequence, generator, n_chunks, spawn_generators, standard_normal
+from ..validation import finite_matrix, positive_int, real_number, require
 
 ZIPF_EXPONENT = 1.07  # word frequencies of English text follow rank^-1.07 roughly
 TOPIC_CONCENTRATION = 0.05  # per word, times W x frequency: each topic puts most mass on a few dozen words

@@ -12,9 +12,9 @@ from math import erf, exp, pi, sqrt
 
 import numpy as np
 
-from simverify.kernels.jit import one_blas_thread
-from simverify.kernels.rng import N_SLOTS, as_seed_sequence, n_chunks
-from simverify.kernels.slm import (
+from ..kernels.jit import one_blas_thread
+from ..kernels.rng import N_SLOTS, as_seed_sequence, n_chunks
+from ..kernels.slm import (
     BLOCKED_MIN_D,
     INSTANCE_CHUNK,
     feature_block,
@@ -22,8 +22,8 @@ from simverify.kernels.slm import (
     residual_moment_blocks,
     residual_moment_slots,
 )
-from simverify.kernels.ziggurat import stream_states
-from simverify.validation import finite_matrix, positive_int, real_number, require
+from ..kernels.ziggurat import stream_states
+from ..validation import finite_matrix, positive_int, real_number, require
 
 # Codes shared with kernels.slm.draw_instance (the kernel cannot take Python objects).
 GAUSSIAN, TRUNCATED_GAUSSIAN, BERNOULLI, UNIFORM, TWO_POINT_JITTER = 0, 1, 2, 3, 4

@@ -92,7 +92,7 @@ def nonnegative_least_squares(A, Y, max_iter: int | None = None) -> np.ndarray:
     and real; D > W is allowed (the minimiser may then not be unique: any minimiser is returned). The stopping
     tolerance on the gradient is 1e-10 x max(1, max |A^T y|) x D; max_iter (default 3 D) bounds the outer
     iterations per column and a column that reaches it raises ValueError."""
-    from simverify.validation import finite_matrix, positive_int, require
+    from ..validation import finite_matrix, positive_int, require
 
     A = finite_matrix("A", A)
     y_is_vector = np.ndim(Y) == 1

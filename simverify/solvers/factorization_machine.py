@@ -8,11 +8,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from simverify.generators.slm import factor_columns
-from simverify.kernels.fm import als_sweep
-from simverify.kernels.rng import as_seed_sequence
-from simverify.kernels.slm import second_order_predictions
-from simverify.validation import (
+from ..generators.slm import factor_columns
+from ..kernels.fm import als_sweep
+from ..kernels.rng import as_seed_sequence
+from ..kernels.slm import second_order_predictions
+from ..validation import (
     Integer,
     Real,
     Seed,

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simverify.kernels.nmf import gradient_steps, hals_update, multiplicative_update, online_steps, threshold_in_place
-from simverify.validation import (
+from ..kernels.nmf import gradient_steps, hals_update, multiplicative_update, online_steps, threshold_in_place
+from ..validation import (
     ArrayLike,
     Boolean,
     Integer,
@@ -292,7 +292,7 @@ class _Alternating:
 
     @staticmethod
     def _decode(A, Y):
-        from simverify.kernels.nnls import nonnegative_least_squares
+        from ..kernels.nnls import nonnegative_least_squares
         return np.ascontiguousarray(nonnegative_least_squares(A, Y))
 
     def iterate(self, X) -> Iterator[tuple[int, np.ndarray]]:
@@ -465,6 +465,6 @@ class ANLS(_Alternating):
     needs_non_negative_data = False
 
     def _sweep(self, Y, A, Z):
-        from simverify.kernels.nnls import nonnegative_least_squares
+        from ..kernels.nnls import nonnegative_least_squares
         A[:, :] = nonnegative_least_squares(np.ascontiguousarray(Z.T), np.ascontiguousarray(Y.T)).T
         Z[:, :] = self._decode(A, Y)

@@ -11,8 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from simverify.validation import ArrayLike, Integer, Options, Real, validate_params
-
+from ..validation import ArrayLike, Integer, Options, Real, validate_params
 from .nmf import _Alternating, last_iterate, non_negative_data
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simverify.generators.slm import (
+from ..generators.slm import (
     FeatureDistribution,
     FeatureView,
     SecondOrderModel,
@@ -23,9 +23,9 @@ from simverify.generators.slm import (
     residual_moments,
     sample_standardised_moments,
 )
-from simverify.kernels.rng import as_seed_sequence
-from simverify.kernels.slm import second_order_predictions
-from simverify.validation import check_n_features, positive_int, real_number, require
+from ..kernels.rng import as_seed_sequence
+from ..kernels.slm import second_order_predictions
+from ..validation import check_n_features, positive_int, real_number, require
 
 V_STEPS = ("printed", "uhat")
 TRACE_TERMS = ("printed", "removed")

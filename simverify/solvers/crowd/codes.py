@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simverify.validation import Integer, check_parameter, require
+from ...validation import Integer, check_parameter, require
 
 GROUPS = 3  # Spectral-D&S deals the annotators into three groups (spectral imports it from here)
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simverify.kernels.crowd import cooccurrence_counts
-
+from ...kernels.crowd import cooccurrence_counts
 from .codes import check_codes
 
 

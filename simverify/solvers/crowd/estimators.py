@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simverify.datasets.crowd import from_frame
-from simverify.validation import Boolean, Integer, Real, Seed, validate_params
-
+from ...datasets.crowd import from_frame
+from ...validation import Boolean, Integer, Real, Seed, validate_params
 from .codes import answers_problem
 from .methods import (
     EM_ITERATIONS,

@@ -34,8 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simverify.validation import require, warn
-
+from ...validation import require, warn
 from . import pipeline, spectral, votes
 from .codes import answers_problem
 from .cooccurrence import cooccurrences, observed_blocks

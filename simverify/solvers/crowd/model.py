@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from simverify.generators.crowd import DawidSkeneModel  # the model value; drawn by the generator
-from simverify.validation import require
+from ...generators.crowd import DawidSkeneModel  # the model value; drawn by the generator
+from ...validation import require
 
 
 def from_symnmf_factor(H: np.ndarray, n_workers: int) -> DawidSkeneModel:

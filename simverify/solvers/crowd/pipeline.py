@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simverify.kernels.crowd import coupled_kl_sweeps, designated_imputation, robust_imputation
-from simverify.validation import Boolean, Integer, Options, Real, check_parameter
-
+from ...kernels.crowd import coupled_kl_sweeps, designated_imputation, robust_imputation
+from ...validation import Boolean, Integer, Options, Real, check_parameter
 from .codes import check_blocks
 from .cooccurrence import assemble, observed_blocks, square_root
 from .model import START_SMOOTHING, DawidSkeneModel, align_to_diagonal, from_symnmf_factor, smoothed

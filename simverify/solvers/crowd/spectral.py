@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from simverify.kernels.rng import generator
-
+from ...kernels.rng import generator
 from .codes import GROUPS, check_codes
 from .model import DawidSkeneModel, align_to_diagonal
 

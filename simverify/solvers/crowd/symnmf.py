@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simverify.kernels.crowd import shifted_relu_symnmf
-from simverify.validation import Real, check_parameter, finite_matrix, positive_int, real_number, require
+from ...kernels.crowd import shifted_relu_symnmf
+from ...validation import Real, check_parameter, finite_matrix, positive_int, real_number, require
 
 ALPHA_SCHEDULES = ("constant", "power", "zero")
 ALPHA_0 = 1e-6  # Appendix C: alpha_(0)

@@ -9,10 +9,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
-from simverify.kernels.crowd import confusion_from_posteriors, kos_messages, map_posteriors, posteriors_and_bound
-from simverify.kernels.crowd_minimax import class_posteriors, expected_log_likelihood
-from simverify.validation import Integer, Real, check_parameter, require
-
+from ...kernels.crowd import confusion_from_posteriors, kos_messages, map_posteriors, posteriors_and_bound
+from ...kernels.crowd_minimax import class_posteriors, expected_log_likelihood
+from ...validation import Integer, Real, check_parameter, require
 from .codes import check_codes
 from .model import DawidSkeneModel
 
