@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib.util
+import logging
 import multiprocessing as mp
 import os
 import signal
@@ -171,7 +172,8 @@ class DaskExecutor(Executor):
                 raise ValueError(f"cannot use scheduler {address}: {type(exc).__name__}: {exc}") from None
         else:
             self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                                        processes=True, dashboard_address=None)
+                                        processes=True, dashboard_address=None,
+                                        silence_logs=logging.ERROR)  # an interrupted run ends in one line
             self.client = Client(self.cluster)
 
     def map_unordered(self, fn, tasks):

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
 MAX_TASKS = 1_000_000
+MAX_RUN_TASKS = 20_000_000  # all claims of one run (x seeds for calibrate); the full tier plans about 40,000
 MAX_CELL_WORK = 1e14
 
 
@@ -78,11 +79,14 @@ def check_int32(name: str, value) -> None:
             check_int32(f"{name}.{k}", v)
 
 
-def check_tasks(claim_id: str, cells: int, replicates: int) -> None:
-    """Refuse a claim planned with more than MAX_TASKS cells x replicates (before any task is built)."""
-    if cells * replicates > MAX_TASKS:
-        raise ValueError(f"{claim_id}: {cells} cells x {replicates} replicates = {cells * replicates:,} tasks exceed "
-                         f"the ceiling of {MAX_TASKS:,} per claim")
+def check_tasks(claim_id: str, cells: int, replicates: int, ceiling: int = MAX_TASKS) -> None:
+    """Refuse a claim planned with more than ``ceiling`` cells x replicates (before any task is built); with
+    replicates 1, ``cells`` counts a whole run's tasks."""
+    if cells * replicates > ceiling:
+        what = f"{cells} cells x {replicates} replicates = {cells * replicates:,} tasks" if replicates > 1 else \
+            f"{cells:,} tasks"
+        per = "per claim" if ceiling == MAX_TASKS else "per run"
+        raise ValueError(f"{claim_id}: {what} exceed the ceiling of {ceiling:,} {per}")
 
 
 def check_cell(claim_id: str, fp: Footprint, ceiling: bool = True, memory: float | None = None) -> None:
@@ -97,11 +101,16 @@ def check_cell(claim_id: str, fp: Footprint, ceiling: bool = True, memory: float
                          f"{MAX_CELL_WORK:.0e}); --no-ceiling runs it anyway")
 
 
+WORKER_BYTES = 256 << 20  # one worker process before its cells: interpreter, NumPy, Numba, kernels (175-240 MB seen)
+
+
 def check_workers(peak: float, workers: int, memory: float | None = None) -> None:
-    """Refuse ``workers`` processes that would each hold a cell of ``peak`` bytes at once past ``memory``
-    (default: this machine's), naming the most workers that fit."""
+    """Refuse ``workers`` processes that would each hold a cell of ``peak`` bytes at once, on top of
+    WORKER_BYTES each, past ``memory`` (default: this machine's), naming the most workers that fit."""
     memory = machine_memory() if memory is None else memory
-    if workers > 1 and peak * workers > memory:
-        fit = max(1, int(memory // peak)) if peak > 0 else workers
-        raise ValueError(f"{workers} workers holding cells of about {human_bytes(peak)} each need more than this "
-                         f"machine's {human_bytes(memory)}; use --workers {fit}")
+    need = peak + WORKER_BYTES
+    if workers > 1 and need * workers > memory:
+        fit = max(1, int(memory // need))
+        raise ValueError(f"{workers} workers holding cells of about {human_bytes(peak)} each (and "
+                         f"{human_bytes(WORKER_BYTES)} of their own) need more than this machine's "
+                         f"{human_bytes(memory)}; use --workers {fit}")

@@ -65,10 +65,15 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def check_alpha(alpha: float) -> None:
-    """Raise ValueError unless the family-wise budget lies in (0, 1)."""
+def check_alpha(alpha: float, checks: int = 1) -> None:
+    """Raise ValueError unless the family-wise budget lies in (0, 1) and its share per check (alpha / checks)
+    leaves a confidence level below 1 in floating point."""
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    if alpha / max(checks, 1) < 1e-12:
+        share = alpha / max(checks, 1)
+        raise ValueError(f"alpha {alpha:g} over {checks} checks leaves each a level of 1 - {share:.1e}: use alpha / "
+                         "checks >= 1e-12")
 
 
 def plan_all(claims: list[Claim], tier: str, *, root_seed: int = 0, replicates: int | None = None,
@@ -93,7 +98,7 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
     cells are cancelled) and the records evaluated so far are returned (in the given order, the others left out).
     ``on_cell(task, seconds)``: for each cell this run computed (not for cells read from the store).
     """
-    check_alpha(alpha)
+    check_alpha(alpha, len(claims))
     if plans is None:
         plans = plan_all(claims, tier, root_seed=root_seed, replicates=replicates, overrides=overrides)
     level = stats.bonferroni(1.0 - alpha, len(claims))

@@ -20,6 +20,7 @@ import functools
 import json
 import math
 import os
+import stat
 import tempfile
 import warnings
 from collections.abc import Callable
@@ -31,6 +32,28 @@ from .exceptions import IncompatibleStore
 
 DEFAULT_STORE = "simverify-store"
 FORMAT = 2  # the store layout this code reads and writes
+
+
+MAX_JSON_BYTES = 256 << 20  # a JSON file of the store or a report past this is refused, not read
+
+
+def read_json(path: str | os.PathLike):
+    """The JSON value of a regular file of at most MAX_JSON_BYTES; ValueError (one line) for anything else: a
+    device, pipe or directory, a file too large, nesting too deep, invalid JSON or text (never read whole first)."""
+    path = Path(path)
+    try:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{path} is not a regular file")
+        if st.st_size > MAX_JSON_BYTES:
+            raise ValueError(f"{path} holds {st.st_size:,} bytes, more than a JSON file here may ({MAX_JSON_BYTES:,})")
+        with open(path, "rb") as handle:
+            text = handle.read(MAX_JSON_BYTES + 1).decode("utf-8")
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{path} nests too deep to read") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text") from None
 
 
 def default_store() -> Path:
@@ -119,8 +142,14 @@ class Store:
 
     def __init__(self, root: str | os.PathLike | None = None):
         self.root = Path(root) if root is not None else default_store()
-        if self.root.exists() and not self.root.is_dir():
-            raise ValueError(f"store path {self.root} exists and is not a directory")
+        try:
+            if self.root.exists() and not self.root.is_dir():
+                raise ValueError(f"store path {self.root} exists and is not a directory")
+            for sub in ("cells", "datasets", "results"):
+                if (self.root / sub).exists() and not (self.root / sub).is_dir():
+                    raise ValueError(f"store {self.root}: {sub} is not a directory (a damaged store)")
+        except OSError as exc:  # a name too long, a loop of links, ...
+            raise ValueError(f"store {str(self.root)[:80]}: {exc.strerror or exc}") from None
 
     def check_writable(self) -> None:
         """Raise ValueError (one line) unless files can be created under the root (see check_writable)."""
@@ -132,7 +161,7 @@ class Store:
         marker = self.root / "FORMAT"
         if marker.exists():
             try:
-                return int(json.loads(marker.read_text())["format"])
+                return int(read_json(marker)["format"])
             except (OSError, ValueError, KeyError, TypeError):
                 return -1
         if self.root.is_dir() and any(p.name in ("cells", "datasets", "results") for p in self.root.iterdir()):
@@ -222,7 +251,7 @@ class Store:
     def read_calibration(self, tier: str) -> dict[str, dict]:
         """Claim id -> its latest calibration row at ``tier`` ({} when none or unreadable)."""
         try:
-            rows = json.loads(self.calibration_path(tier).read_text())
+            rows = read_json(self.calibration_path(tier))
             return {r["id"]: r for r in rows if isinstance(r, dict) and "id" in r}
         except (OSError, ValueError, TypeError):
             return {}
@@ -240,7 +269,7 @@ class Store:
         records, bad = [], []
         for path in sorted((self.root / "results").glob("*/*.json")):
             try:
-                rec = json.loads(path.read_text())
+                rec = read_json(path)
                 if not isinstance(rec, dict) or not {"id", "tier"} <= rec.keys():
                     raise ValueError("not a verdict record")
                 records.append((path, rec))
@@ -254,7 +283,7 @@ def read_calibration_file(path: str | os.PathLike) -> list[dict]:
     or a report's calibration.json): a JSON list of rows, each with ``id`` and ``tier``. ValueError (one
     line) when it cannot be read or is not such a list."""
     try:
-        rows = json.loads(Path(path).read_text())
+        rows = read_json(path)
     except (OSError, ValueError) as exc:
         raise ValueError(f"calibration file {path} cannot be read: {' '.join(str(exc).split())}") from None
     if not isinstance(rows, list) or not all(_calibration_row(r) for r in rows):

@@ -134,3 +134,48 @@ def test_a_killed_worker_ends_the_run_in_one_line_and_the_rerun_resumes(tmp_path
     assert 1 <= stored < 24
     rerun = cli("check", *slow, "--plan")  # the rerun would compute only what is missing
     assert rerun.returncode == 0 and f"{stored} stored, {24 - stored} to compute" in rerun.stdout, rerun.stdout
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["calibrate", "toy.power", "--out", "/dev/zero", "--seeds", "2"], "/dev/zero is not a regular file"),
+    (["check", "toy.power", "--alpha", "1e-17"], "leaves each a level of 1 - 1.0e-17"),
+    (["check", "toy.power", "--store", "a" * 300], "File name too long"),
+    (["calibrate", "toy.power", "--seeds", "10000", "--replicates", "100000"],
+     "10000 seeds: 4,000,000,000 tasks exceed the ceiling of 20,000,000 per run"),
+    (["calibrate", "toy.power", "--seed", "2147483647", "--seeds", "3"], "runs root seeds past 2147483647"),
+    (["check", "toy.power", "--workers", "1000", "--replicates", "1000"], "; use --workers "),
+    (["check", "toy.power", "--workers", "1000", "--replicates", "1000", "--plan"], "; use --workers "),
+    (["check", "toy.power", "--set", "x=[0,1,2]"], "fits against log(x): its grid values must be positive"),
+])
+def test_what_used_to_crash_or_exhaust_memory_after_planning_is_refused_at_plan(tmp_path, args, needle):
+    res = cli(*args, "--store", str(tmp_path / "s")) if "--store" not in args else cli(*args, cwd=tmp_path)
+    assert_refused(res, needle)
+    assert os.listdir(tmp_path) == []  # nothing written: no store, no file
+
+
+def test_damaged_bookkeeping_files_cost_estimates_never_a_run_or_a_traceback(tmp_path):
+    store = tmp_path / "s"
+    assert cli("check", "toy.power", "--store", str(store)).returncode == 0
+    (store / "timings.json").write_text("[" * 100_000)  # nests past the JSON reader's recursion
+    (store / "lastfailed.json").unlink(missing_ok=True)
+    (store / "lastfailed.json").symlink_to("/dev/zero")
+    res = cli("check", "toy.power", "--store", str(store), "--lf", "--plan")
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+
+
+def test_a_store_whose_cells_directory_is_a_file_is_refused_at_plan(tmp_path):
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "cells").write_text("x")
+    assert_refused(cli("check", "toy.power", "--store", str(tmp_path / "s")), "cells is not a directory")
+
+
+def test_standard_output_closed_or_full_ends_in_one_line(tmp_path):
+    closed = subprocess.run([sys.executable, "-c", "import sys; from simverify.console import entry; "
+                             "sys.argv[0] = 'simverify'; entry()", "list"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT, close_fds=True,
+                            preexec_fn=lambda: os.close(1))
+    assert closed.returncode == 0 and closed.stderr == "", closed.stderr
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([*SIMVERIFY, "list"], stdout=full, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+    assert res.returncode == 1 and res.stderr == "simverify: error: cannot write standard output: No space left on " \
+        "device\n", res.stderr

@@ -7,6 +7,7 @@ usage or bad input (a clear message on stderr, nothing written), 130 on interrup
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -88,8 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--replicates", type=int, help="replicates per cell (default: the tier's)")
         sp.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                         help="override a grid axis or fixed parameter (repeatable)")
-        sp.add_argument("--no-ceiling", dest="ceiling", action="store_false", help="run cells estimated past the "
-                        "work ceiling (about a day each); cells past this machine's memory stay refused")
+        sp.add_argument("--no-ceiling", action="store_true", help="run cells estimated past the work ceiling (about "
+                        "a day each); cells past this machine's memory stay refused")
 
     cp = sub.add_parser("check", help="run claims and print verdicts", formatter_class=fmt)
     run_options(cp)
@@ -178,6 +179,8 @@ def _main(argv: list[str] | None) -> int:
                            "SIMVERIFY_STORE is set but empty: name a directory, or unset it")
     if not 0 <= getattr(args, "seed", 0) < 2 ** 31:  # the store keeps seeds as NetCDF int32
         return _refuse(f"--seed must lie in [0, 2147483647], got {args.seed}")
+    if getattr(args, "seeds", None) and args.seed + args.seeds - 1 >= 2 ** 31:
+        return _refuse(f"--seed {args.seed} with --seeds {args.seeds} runs root seeds past 2147483647")
     try:
         return args.fn(args)
     except (UsageError, registry.UnknownClaim) as exc:
@@ -204,6 +207,8 @@ def entry() -> None:
     exit for a process pool's helper threads, which a worker terminated mid-startup can leave blocked. A
     closed standard output (``| head``) ends it quietly with 141, as a shell reports SIGPIPE."""
     signal.signal(signal.SIGTERM, _raise_terminated)
+    if sys.stdout is None:  # started with standard output closed (>&-): what it prints goes nowhere
+        sys.stdout = open(os.devnull, "w")
     try:
         code = main()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the work is done: a late SIGTERM just ends the process
@@ -212,6 +217,13 @@ def entry() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # Python flushes stdout again at exit
         sys.exit(141)
+    except OSError as exc:  # standard output on a full disk or a failing device
+        if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):
+            raise
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.stderr.write(f"simverify: error: cannot write standard output: {exc.strerror}\n")
+        sys.exit(1)
     if code in (130, 143):
         sys.stdout.flush()
         sys.stderr.flush()

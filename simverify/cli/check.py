@@ -11,7 +11,7 @@ from .. import registry, runner
 from ..exceptions import UsageError
 from ..executors import check_scheduler, make_executor
 from ..findings import as_expected
-from ..footprint import check_workers
+from ..footprint import MAX_RUN_TASKS, check_tasks, check_workers
 from ..store import Store, check_writable
 from .common import _controls_not_run, _controls_note, _note, _parse_set, _refused, _select, keyword_matcher
 from .plan import last_failed, plan_cost, print_plan, run_setting, save_last_failed, save_timings
@@ -54,21 +54,22 @@ def _prepare(args):
     overrides = _parse_set(args.set)
     dry = getattr(args, "plan", False)
     with _refused():
-        runner.check_alpha(args.alpha)
         store = Store(args.store)
         store.check_compatible()
         if getattr(args, "lf", False):
             claims, args.lf_note = _last_failed_only(claims, store, _setting(args, overrides))
+        runner.check_alpha(args.alpha, len(claims))
         plans = runner.plan_all(claims, args.tier, root_seed=args.seed, replicates=args.replicates,
-                                overrides=overrides, ceiling=args.ceiling)
+                                overrides=overrides, ceiling=not args.no_ceiling)
+        tasks = sum(len(p.tasks) for p in plans) * getattr(args, "seeds", 1)
+        check_tasks("this run" if getattr(args, "seeds", 1) == 1 else f"{args.seeds} seeds", tasks, 1, MAX_RUN_TASKS)
+        workers = 1 if args.scheduler == "serial" else args.workers or os.cpu_count() or 1
+        if "://" not in args.scheduler:  # a remote cluster's memory is not this machine's
+            check_workers(max((p.peak_memory for p in plans), default=0.0), min(workers, tasks))
         if dry:
             check_scheduler(args.scheduler)  # refused as a run refuses it; nothing started
             return claims, overrides, plans, store, None
         store.check_writable()
-        workers = 1 if args.scheduler == "serial" else args.workers or os.cpu_count() or 1
-        if "://" not in args.scheduler:  # a remote cluster's memory is not this machine's
-            tasks = sum(len(p.tasks) for p in plans)
-            check_workers(max((p.peak_memory for p in plans), default=0.0), min(workers, tasks))
         if getattr(args, "report", None):
             check_writable(args.report, "report directory")
         executor = make_executor(args.scheduler, args.workers)

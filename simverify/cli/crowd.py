@@ -65,6 +65,8 @@ def _check_out(path: str | None, inputs: list[tuple[str, str]]) -> None:
     (created on the write when missing); an existing file must be writable."""
     if path is None:
         return
+    if path.endswith(os.sep) or path in ("-", "."):
+        raise ValueError(f"--out {path} names a directory or standard output; name a file")
     _names_input(path, inputs)
     target = Path(os.path.realpath(path))  # a symlink's target is written; the link stays
     check_writable_file(target, "--out")

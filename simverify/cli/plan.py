@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .. import keys
 from ..findings import as_expected
-from ..store import Store, atomic_write
+from ..store import Store, atomic_write, read_json
 
 TIMINGS = "timings.json"      # in the store: seconds per cell task by sweep and parameters (written by check)
 
@@ -17,7 +17,7 @@ LAST_FAILED = "lastfailed.json"  # in the store: per tier, the ids not as expect
 
 def _read_json(path, default):
     try:
-        data = json.loads(path.read_text())
+        data = read_json(path)
         return data if isinstance(data, type(default)) else default
     except (OSError, ValueError):
         return default

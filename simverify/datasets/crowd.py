@@ -137,10 +137,11 @@ def _lines(path: Path) -> Iterator[tuple[int, list[str]]]:
 
 
 def _integer(path: Path, line: int, field: str, value: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"{path}:{line}: {field} {value!r} is not an integer") from None
+    """A field of ASCII digits (optionally a leading minus) as an int: Python's int() would also take '1_0',
+    '+1', ' 1 ' and non-ASCII digits, merging ids that differ in the file."""
+    if not (value.isascii() and value.lstrip("-").isdigit() and value.count("-") <= 1 and not value.endswith("-")):
+        raise ValueError(f"{path}:{line}: {field} {value!r} is not an integer")
+    return int(value)
 
 
 def _codes(values: list) -> tuple[np.ndarray, np.ndarray]:

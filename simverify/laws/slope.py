@@ -79,6 +79,9 @@ class LogSlope(Law):
             where = "distinct grid values" if self.window is None else \
                 f"grid values inside window ({self.window[0]:g}, {self.window[1]:g})"
             raise ValueError(f"{self.kind} over '{self.axis}' needs at least 2 {where}; got {values}")
+        if self.xscale == "log" and any(not float(v) > 0 for v in inside):
+            raise ValueError(f"{self.kind} over '{self.axis}' fits against log({self.axis}): its grid values must be "
+                             f"positive; got {values}")
 
 
 def PowerLaw(y, axis: str, exponent: float, margin: float = 0.1, window=None) -> LogSlope:

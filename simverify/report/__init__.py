@@ -19,6 +19,7 @@ from ..store import (
     check_writable,
     merge_calibration,
     read_calibration_file,
+    read_json,
     select_rows,
 )
 from .compare import Comparison, compare
@@ -85,7 +86,7 @@ def load_baseline(path: str | Path | Store, tier: str | None = None) -> tuple[li
     if not file.is_file():
         raise ValueError(f"--compare: {path} holds no results (neither a store's results/ nor a report's results.json)")
     try:
-        found = json.loads(file.read_text())
+        found = read_json(file)
     except (OSError, ValueError) as exc:
         raise ValueError(f"--compare: {file} cannot be read: {' '.join(str(exc).split())}") from None
     if not isinstance(found, list):

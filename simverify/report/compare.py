@@ -55,7 +55,13 @@ class Comparison:
 
 
 def _number(x) -> float | None:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+    """A record's number as a float; None for anything else (an integer past float's range included)."""
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return None
+    try:
+        return float(x)
+    except OverflowError:
+        return None
 
 
 def _finite(*xs) -> bool:

@@ -45,6 +45,8 @@ def validate(p: dict) -> None:
         raise ValueError(f"parameter start must be one of {list(starts)}, got {p['start']!r}")
     if "n_specialists" in p and "M" in p and p["n_specialists"] > p["M"]:
         raise ValueError(f"n_specialists={p['n_specialists']} exceeds the number of annotators M={p['M']}")
+    if "K" in p and "J" in p and p["K"] > p["J"]:  # H (J, K) of rank K: Figures 2-3's SymNMF
+        raise ValueError(f"rank K={p['K']} exceeds the size J={p['J']} of the J x J matrix")
     if "answers" in p:
         _check_answers(p)
     binary = [m for m in p.get("aggregator", []) if m in BINARY_ONLY]  # Tables 1-3: the binary-only baselines
