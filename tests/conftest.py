@@ -1,7 +1,25 @@
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=25)
 settings.load_profile("ci")
 os.environ.setdefault("SIMVERIFY_PLUGINS", "tests.toy_claims")
+
+
+@pytest.fixture
+def check_with_controls(tmp_path):
+    """check_with_controls(claim_id): run the claim and its controls at the quick tier, serially, in a fresh
+    store, and assert each reaches its expected verdict."""
+    from simverify import registry, runner
+    from simverify.executors import SerialExecutor
+    from simverify.store import Store
+
+    def check(claim_id: str) -> list[dict]:
+        claim = registry.get(claim_id)
+        claims = [claim, *(registry.get(f"{claim_id}~{ctrl.name}") for ctrl in claim.controls)]
+        records = runner.check(claims, "quick", Store(tmp_path / "store"), SerialExecutor(), root_seed=0)
+        assert [(r["id"], r["verdict"]) for r in records] == [(c.id, c.expected) for c in claims], records
+        return records
+    return check

@@ -30,7 +30,7 @@ from types import ModuleType
 
 import pytest
 
-from simverify import registry
+from simverify import registry, sweep
 from simverify.claims import Claim, Paper, Sweep
 from simverify.keys import code_closure, module_source
 
@@ -223,3 +223,19 @@ def test_paper_has_its_claims_test(key):
         pytest.skip(f"paper {key} is a plugin from outside this repository")
     assert (TESTS / f"test_{key}_claims.py").is_file(), (
         f"paper {key}: no tests/test_{key}_claims.py (docs/adding-a-paper.md, 'Tests and benchmarks')")
+
+
+@pytest.mark.parametrize("tier", ["quick", "full"])
+@pytest.mark.parametrize("claim_id", [c.id for c in registry.all_claims(None) if c.paper in PAPERS])
+def test_every_claim_and_control_plans_at_both_tiers(claim_id, tier):
+    plan = sweep.plan(registry.get(claim_id), tier)
+    assert plan.tasks and plan.replicates >= 1, claim_id
+
+
+@pytest.mark.parametrize("claim_id", [c.id for c in registry.all_claims(None, controls=False) if c.paper in PAPERS])
+def test_every_claim_has_a_registered_control_expecting_another_verdict(claim_id):
+    claim = registry.get(claim_id)
+    controls = [registry.get(f"{claim_id}~{ctrl.name}") for ctrl in claim.controls]
+    assert controls and all(c.control_of == claim_id and c.paper == claim.paper for c in controls), claim_id
+    assert any(c.expected != claim.expected for c in controls), (
+        f"{claim_id} (expected {claim.expected}): no control expects another verdict")
