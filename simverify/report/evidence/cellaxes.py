@@ -132,3 +132,13 @@ def fit_height(ax, labels: Sequence[str]) -> None:
 def set_height(fig, inches: float) -> None:
     """The figure's height, a whole number of pixels (the PNG's size is then exactly the figure's)."""
     fig.set_size_inches(fig.get_figwidth(), np.ceil(inches * fig.dpi) / fig.dpi)
+
+
+def cell_axes(ax, labels: Sequence[str]) -> tuple[CellAxes, list[str], list[str]]:
+    """One point per cell labelled by ``labels``: the axes (horizontal when the labels are long, the figure's
+    height fitted to them), the tick labels and the parameters every cell shares (said once)."""
+    labels, shared = common_parameters(labels)
+    horizontal, ticks = cell_layout(ax, labels)
+    if horizontal:
+        fit_height(ax, ticks)
+    return CellAxes(ax, horizontal), ticks, shared

@@ -9,7 +9,7 @@ import numpy as np
 import xarray as xr
 
 from ...laws import Bound, Comparison, Identity
-from .cellaxes import CellAxes, cell_layout, common_parameters, fit_height
+from .cellaxes import cell_axes
 from .common import cell_label, fmt, fmt_pct, no_offset, quantity_name, set_legend, set_title
 from .curves import with_curves
 from .default import draw_default
@@ -29,11 +29,7 @@ def draw_cells(law, ds: xr.Dataset, record: dict, ax) -> None:
     with_curves(ds, record, ax)
     key = "lhs" if "lhs" in cells[0] else ("diff" if "diff" in cells[0] else "ratio")
     frequency = key == "lhs" and bool(getattr(law, "probability", False))
-    labels, shared = common_parameters([cell_label(ds, c) for c in cells])
-    horizontal, ticks = cell_layout(ax, labels)
-    if horizontal:
-        fit_height(ax, ticks)
-    draw = CellAxes(ax, horizontal)
+    draw, ticks, shared = cell_axes(ax, [cell_label(ds, c) for c in cells])
     xs = np.arange(len(cells))
     est = np.array([c[key] for c in cells], dtype=float)
     lo = np.array([c["lo"] for c in cells], dtype=float)

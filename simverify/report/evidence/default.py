@@ -9,7 +9,7 @@ import xarray as xr
 
 from ...laws import Law
 from ...laws.base import REPLICATE
-from .cellaxes import CellAxes, cell_layout, common_parameters, fit_height
+from .cellaxes import cell_axes
 from .common import cell_label, mean_interval, no_offset, set_legend, set_title
 from .dispatch import drawer
 
@@ -25,11 +25,7 @@ def draw_default(law, ds: xr.Dataset, record: dict, ax) -> None:
     cells = [dict(zip(other, combo)) for combo in itertools.product(*[da[d].values.tolist() for d in other])] or [{}]
     est = np.array([mean_interval(np.asarray(da.sel(c).values if c else da.values, dtype=float).ravel())
                     for c in cells])
-    labels, shared = common_parameters([cell_label(ds, c) for c in cells])
-    horizontal, ticks = cell_layout(ax, labels)
-    if horizontal:
-        fit_height(ax, ticks)
-    draw = CellAxes(ax, horizontal)
+    draw, ticks, shared = cell_axes(ax, [cell_label(ds, c) for c in cells])
     xs = np.arange(len(cells))
     draw.errorbar(xs, est[:, 0], est[:, 1], est[:, 2], fmt="o", ms=4.5, capsize=2.5,
                   label=f"mean {var} (95% interval)")
