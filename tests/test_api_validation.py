@@ -403,3 +403,13 @@ def test_and_with_the_auto_step_draws_no_warning_and_stays_finite(topics, batch)
 def test_slm_state_predict_still_accepts_its_own_feature_count():
     state, X = _lstate(), np.random.default_rng(3).standard_normal((5, 4))
     assert state.predict(X).shape == (5,)
+
+
+def test_a_frame_mixing_label_kinds_is_refused_naming_the_estimator():
+    import pandas as pd
+
+    from simverify.solvers.crowd.estimators import MajorityVote
+    frame = pd.DataFrame({"task": [1, 1, 2], "worker": [1, 2, 1], "label": [0, "x", 1]})
+    message = "^MajorityVote: answers frame: labels must be of one sortable kind, got int, str$"
+    with pytest.raises(ValueError, match=message):
+        MajorityVote().fit_predict(frame)

@@ -160,7 +160,11 @@ def _assemble(path: Path, rows: list[tuple], gold: dict) -> Answers:
                                f"{first}); duplicate answers are refused")
     item, item_ids = _codes([r[1] for r in rows])
     worker, worker_ids = _codes([r[2] for r in rows])
-    classes = np.array(sorted({r[3] for r in rows}), dtype=object)
+    try:
+        classes = np.array(sorted({r[3] for r in rows}), dtype=object)
+    except TypeError:  # e.g. 0 and 'x' in one label column
+        kinds = sorted({type(r[3]).__name__ for r in rows})
+        raise ValueError(f"{path}: labels must be of one sortable kind, got {', '.join(kinds)}") from None
     label = np.searchsorted(classes, np.array([r[3] for r in rows])).astype(np.int64)
     position = {v: i for i, v in enumerate(item_ids)}
     codes = np.full(len(item_ids), -1, dtype=np.int64)
