@@ -116,7 +116,7 @@ def test_sigint_or_sigterm_at_start_or_mid_run_ends_in_one_line_with_130_or_143(
         assert not (tmp_path / "s").exists()
 
 
-def test_a_killed_worker_ends_the_run_in_one_line_and_the_rerun_resumes(tmp_path):
+def test_a_killed_worker_ends_the_run_in_one_line_and_a_rerun_would_compute_only_the_rest(tmp_path):
     store = tmp_path / "s"
     slow = ["toy.slow", "--set", "sleep=1.0", "--store", str(store)]  # 12 cells x 2 replicates of 1 s on 2 workers
     proc = _console(["check", *slow, "--workers", "2"], tmp_path)
@@ -169,7 +169,7 @@ def test_a_store_whose_cells_directory_is_a_file_is_refused_at_plan(tmp_path):
     assert_refused(cli("check", "toy.power", "--store", str(tmp_path / "s")), "cells is not a directory")
 
 
-def test_standard_output_closed_or_full_ends_in_one_line(tmp_path):
+def test_closed_standard_output_is_ignored_and_a_full_one_ends_in_one_line(tmp_path):
     closed = subprocess.run([sys.executable, "-c", "import sys; from simverify.console import entry; "
                              "sys.argv[0] = 'simverify'; entry()", "list"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT, close_fds=True,
