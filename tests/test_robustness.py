@@ -103,26 +103,36 @@ def _console(args: list[str], tmp_path: Path) -> subprocess.Popen:
 
 
 @pytest.mark.parametrize("sig, code, word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
-@pytest.mark.parametrize("after", [0.2, 6.0])
-def test_sigint_or_sigterm_at_start_or_mid_run_ends_in_one_line_with_130_or_143(tmp_path, sig, code, word, after):
-    proc = _console(["check", "toy.slow", "--workers", "2", "--store", str(tmp_path / "s")], tmp_path)
-    time.sleep(after)
+@pytest.mark.parametrize("when", ["starting", "mid-run"])
+def test_sigint_or_sigterm_at_start_or_mid_run_ends_in_one_line_with_130_or_143(tmp_path, sig, code, word, when):
+    store = tmp_path / "s"
+    # 12 cells x 2 replicates of 1 s on 2 workers: the run lasts >= 12 s after its first stored cell
+    proc = _console(["check", "toy.slow", "--set", "sleep=1.0", "--workers", "2", "--store", str(store)], tmp_path)
+    if when == "starting":
+        time.sleep(0.2)
+    else:  # signal once a cell is stored, so the run is certainly under way, however fast the host
+        _wait_for_a_stored_cell(store, proc)
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == code, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"simverify: {word}") and "Traceback" not in err, err
-    if after < 1:  # still importing: nothing was written
-        assert not (tmp_path / "s").exists()
+    if when == "starting":  # still importing: nothing was written
+        assert not store.exists()
+
+
+def _wait_for_a_stored_cell(store: Path, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.time() + timeout
+    while not list(store.rglob("cells/*/*.npz")):
+        assert proc.poll() is None and time.time() < deadline, "the run ended or stalled before storing a cell"
+        time.sleep(0.1)
 
 
 def test_a_killed_worker_ends_the_run_in_one_line_and_a_rerun_would_compute_only_the_rest(tmp_path):
     store = tmp_path / "s"
     slow = ["toy.slow", "--set", "sleep=1.0", "--store", str(store)]  # 12 cells x 2 replicates of 1 s on 2 workers
     proc = _console(["check", *slow, "--workers", "2"], tmp_path)
-    deadline = time.time() + 60
-    while not list(store.rglob("cells/*/*.npz")) and time.time() < deadline:
-        time.sleep(0.1)
+    _wait_for_a_stored_cell(store, proc)
     workers = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
     killed = [int(w) for w in workers if "spawn_main" in Path(f"/proc/{w}/cmdline").read_text(errors="replace")]
     assert killed, workers
