@@ -1,6 +1,6 @@
 """Declarations: what a paper claims and how it is simulated (docs/claims.md).
 
-A :class:`Paper` declares its :class:`Claim` s; each claim points to a :class:`Sweep` (a
+A paper (:class:`simverify.paper.Paper`) declares its :class:`Claim` s; each claim points to a :class:`Sweep` (a
 measure, its :class:`Grid` and replicates per :class:`Tier`, its array outputs) and is judged
 by a law (:mod:`simverify.laws`) on the sweep's Dataset. A :class:`Control` is a deliberately
 changed variant of a claim with the verdict it must reach.
@@ -17,7 +17,6 @@ from . import stats
 from .findings import LOOSE_KIND, Finding
 from .footprint import Footprint
 from .laws import Law
-from .registry import register, register_paper
 from .stats import CONFIRMED, REFUTED
 
 TIERS = ("quick", "full")
@@ -235,27 +234,3 @@ class Citation:
     def as_record(self) -> dict:
         return {"authors": self.authors, "title": self.title, "venue": self.venue, "year": self.year,
                 "arxiv": self.arxiv, "doi": self.doi, "text": str(self)}
-
-
-@dataclass(frozen=True)
-class Paper:
-    """One paper: its key (the claim id prefix), its short title, its citation, the parameters its claims share
-    (``parameters``: name -> constraint, simverify.parameters) and their rules across parameters (``validate``),
-    its cells' footprint, and the items no claim checks (item -> reason, shown in the report)."""
-    key: str
-    title: str
-    citation: Citation
-    validate: Callable[[dict], None] | None = None
-    footprint: Callable[[dict], Footprint] | None = None
-    not_checked: Mapping[str, str] = field(default_factory=dict)  # item -> why no claim checks it
-    parameters: Mapping[str, Any] = field(default_factory=dict)  # name -> constraint, checked per cell at plan
-
-    def __post_init__(self):
-        if not isinstance(self.citation, Citation):
-            raise TypeError(f"paper {self.key!r}: citation must be a simverify.claims.Citation")
-        register_paper(self)
-
-    def claim(self, name: str, **fields) -> Claim:
-        """Declare and register claim ``<key>.<name>`` (its controls register with it)."""
-        inherited = {"validate": self.validate, "footprint": self.footprint, "parameters": self.parameters}
-        return register(Claim(id=f"{self.key}.{name}", paper=self.key, **{**inherited, **fields}))

@@ -8,16 +8,13 @@ import importlib
 import os
 from collections.abc import Mapping
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING
 
+from .claims import Citation, Claim
 from .exceptions import UnknownClaim
-
-if TYPE_CHECKING:
-    from .claims import Claim, Paper
 
 _CLAIMS: dict[str, Claim] = {}
 _NOT_CHECKED: dict[str, dict[str, str]] = {}  # paper key -> {item: why no claim checks it}
-_PAPERS: dict[str, Paper] = {}
+_CITATIONS: dict[str, Citation] = {}
 _LOADED = False
 
 
@@ -30,10 +27,10 @@ def register(claim: Claim) -> Claim:
     return claim
 
 
-def register_paper(paper: Paper) -> None:
-    """Record a paper (its citation) and the items of it that no claim checks, each with the reason."""
-    _PAPERS[paper.key] = paper
-    _NOT_CHECKED[paper.key] = dict(paper.not_checked)
+def register_paper(key: str, citation: Citation, not_checked: Mapping[str, str]) -> None:
+    """Record a paper's citation and the items of it that no claim checks, each with the reason."""
+    _CITATIONS[key] = citation
+    _NOT_CHECKED[key] = dict(not_checked)
 
 
 def register_not_checked(paper: str, items: Mapping[str, str]) -> None:
@@ -44,8 +41,8 @@ def register_not_checked(paper: str, items: Mapping[str, str]) -> None:
 def citation(paper: str) -> dict | None:
     """The citation record of a registered paper (authors, title, venue, year, arxiv, doi, text), or None."""
     load()
-    p = _PAPERS.get(paper)
-    return p.citation.as_record() if p is not None else None
+    c = _CITATIONS.get(paper)
+    return c.as_record() if c is not None else None
 
 
 def not_checked() -> dict[str, dict[str, str]]:

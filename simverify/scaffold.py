@@ -26,7 +26,8 @@ docs/adding-a-paper.md.
 """
 from __future__ import annotations
 
-from simverify.claims import Citation, Paper
+from simverify.claims import Citation
+from simverify.paper import Paper
 from simverify.footprint import Footprint, size
 from simverify.parameters import OneOrList
 from simverify.validation import Integer

@@ -5,7 +5,8 @@ import importlib
 import pytest
 
 from simverify import registry, sweep
-from simverify.claims import Citation, Claim, Control, Grid, Paper, Sweep, Tier
+from simverify.claims import Citation, Claim, Control, Grid, Sweep, Tier
+from simverify.paper import Paper
 from simverify.laws import Identity
 from simverify.parameters import (
     Checkpoints,
@@ -170,7 +171,7 @@ DECLARED = {"x": Real(0.0, 3.0), "shift": Labeled(Real(0.0, 1.0), "offset")}
 @pytest.fixture
 def empty_registry(monkeypatch):
     monkeypatch.setattr(registry, "_CLAIMS", {})
-    monkeypatch.setattr(registry, "_PAPERS", {})
+    monkeypatch.setattr(registry, "_CITATIONS", {})
     monkeypatch.setattr(registry, "_NOT_CHECKED", {})
     monkeypatch.setattr(registry, "_LOADED", True)
 

@@ -3,7 +3,8 @@ import time
 
 import numpy as np
 
-from simverify.claims import Citation, Control, Grid, Paper, PrintedTable, Sweep, Tier
+from simverify.claims import Citation, Control, Grid, PrintedTable, Sweep, Tier
+from simverify.paper import Paper
 from simverify.laws import Identity, PowerLaw
 from simverify.stats import REFUTED
 

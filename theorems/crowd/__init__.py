@@ -8,7 +8,8 @@ classifiers as annotators, on data sets bundled with scikit-learn; its own measu
 """
 from __future__ import annotations
 
-from simverify.claims import Citation, Paper
+from simverify.claims import Citation
+from simverify.paper import Paper
 from simverify.datasets.bundled import SETS, n_classes
 from simverify.footprint import Footprint, size, stream_bytes
 from simverify.parameters import Checkpoints, FilePath, Labeled, ListOf, OneOrList

@@ -7,7 +7,8 @@ claims, by section: ``moments`` (Eq. 6, Section 2.1's gradient descent, Definiti
 """
 from __future__ import annotations
 
-from simverify.claims import Citation, Paper
+from simverify.claims import Citation
+from simverify.paper import Paper
 from simverify.footprint import Footprint, size
 from simverify.generators import slm as gen
 from simverify.parameters import Checkpoints, Labeled, ListOf, OneOrList
