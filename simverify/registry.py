@@ -78,6 +78,15 @@ def get(claim_id: str) -> Claim:
         raise UnknownClaim(claim_id) from None
 
 
+def position(claim_id: str) -> int | None:
+    """Where a claim (or control) stands among the registered ones, in registration order (None if unknown)."""
+    load()
+    for i, cid in enumerate(_CLAIMS):
+        if cid == claim_id:
+            return i
+    return None
+
+
 def all_claims(paper: str | None = None, controls: bool = True) -> list[Claim]:
     """Registered claims in registration order, optionally one paper's, with or without controls."""
     load()

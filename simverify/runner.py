@@ -14,6 +14,7 @@ from . import findings, keys, registry, stats, sweep
 from .assemble import assemble
 from .claims import Claim
 from .provenance import provenance
+from .record import RECORD_VERSION, VerdictRecord
 from .store import Store
 
 DEFAULT_ALPHA = 0.01  # family-wise false-fail budget of one `simverify check` run
@@ -33,15 +34,17 @@ def run_key(run: dict) -> str:
 
 def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: float, path,
                overrides: dict | None = None, run: dict | None = None, root: Path | None = None,
-               table: dict | None = None) -> dict:
+               table: dict | None = None) -> VerdictRecord:
     """The verdict record (the JSON contract of ``check --json``); ``path`` is the stored Dataset or None,
     ``root`` the store root it lies under, ``run`` the run_info, ``table`` the claim's printed table
     rendered on its Dataset."""
     band = result.band
     run = run or run_info(plan, DEFAULT_ALPHA, 1, None, _now())
     return {
+        "record_version": RECORD_VERSION,
         "id": claim.id, "paper": claim.paper, "item": claim.item, "statement": claim.statement,
-        "formula": claim.formula, "law": claim.law.kind, "verdict": result.verdict, "expected": claim.expected,
+        "formula": claim.formula, "law": claim.law.kind, "law_digest": keys.declaration_digest(claim.law),
+        "order": registry.position(claim.id), "verdict": result.verdict, "expected": claim.expected,
         "estimate": result.estimate, "ci": [float(result.ci[0]), float(result.ci[1])], "claimed": result.claimed,
         "band": [float(band[0]), float(band[1])],
         "scale": result.scale,  # "log": a ratio; calibrate projects misses in logs, where the edge 0 is -inf
@@ -137,7 +140,7 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
 
 
 def _evaluate(claim: Claim, plan: sweep.Plan, results: dict, store: Store | None, level: float, compute: float,
-              overrides: dict | None, run: dict) -> dict:
+              overrides: dict | None, run: dict) -> VerdictRecord:
     """Assemble, judge and (with a store) save one claim. elapsed_s = compute seconds of the cells this
     run simulated for it (shared cells count for every claim using them) + its evaluation."""
     t0 = time.perf_counter()
@@ -196,7 +199,7 @@ def calibration_row(records: list[dict]) -> dict:
     projected = (misses / runs if first["expected"] == stats.INCONCLUSIVE
                  else projected_miss(first["expected"], first["band"], est, [r["ci"] for r in records],
                                      first.get("scale", "linear")))
-    return {"id": first["id"], "expected": first["expected"], "misses": misses, "runs": runs, "rate": misses / runs,
+    return {"id": first["id"], "order": first.get("order"), "expected": first["expected"], "misses": misses, "runs": runs, "rate": misses / runs,
             "rate_ci95": [cp.lo, cp.hi], "band": first["band"], "estimate_mean": float(np.mean(est)),
             "estimate_sd": float(np.std(est, ddof=1)) if runs > 1 else math.nan,
             "projected_miss": projected, "over_goal": bool(projected > MISS_GOAL)}

@@ -28,7 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
+from . import record as verdict_record
 from .exceptions import IncompatibleStore
+from .record import VerdictRecord, json_default
 
 DEFAULT_STORE = "simverify-store"
 FORMAT = 2  # the store layout this code reads and writes
@@ -227,11 +229,11 @@ class Store:
     def result_path(self, claim_id: str, tier: str, run_key: str) -> Path:
         return self.root / "results" / claim_id / f"{tier}-{run_key}.json"
 
-    def save_result(self, record: dict) -> Path:
+    def save_result(self, record: VerdictRecord) -> Path:
         """Store a verdict record under its claim, tier and run (a rerun of the same run replaces it)."""
         self._mark()
         path = self.result_path(record["id"], record["tier"], record["run_key"])
-        text = json.dumps(record, indent=1, default=_json_default)
+        text = verdict_record.dumps(record)
         atomic_write(path, lambda tmp: Path(tmp).write_text(text))
         return path
 
@@ -243,7 +245,7 @@ class Store:
         self._mark()
         merged = self.read_calibration(tier)
         merged.update({r["id"]: {**r, **meta} for r in rows})
-        text = json.dumps(list(merged.values()), indent=1, default=_json_default)
+        text = json.dumps(list(merged.values()), indent=1, default=json_default)
         path = self.calibration_path(tier)
         atomic_write(path, lambda tmp: Path(tmp).write_text(text))
         return path
@@ -263,16 +265,13 @@ class Store:
             rows += self.read_calibration(path.stem).values()
         return rows
 
-    def read_results(self) -> tuple[list[tuple[Path, dict]], list[tuple[Path, str]]]:
-        """(path, record) for each stored verdict record (every run), and (path, reason) for each file
-        that is not one."""
+    def read_results(self) -> tuple[list[tuple[Path, VerdictRecord]], list[tuple[Path, str]]]:
+        """(path, record) for each stored verdict record (every run, upgraded to the current record version),
+        and (path, reason) for each file that is not a usable record (simverify.record.problem)."""
         records, bad = [], []
         for path in sorted((self.root / "results").glob("*/*.json")):
             try:
-                rec = read_json(path)
-                if not isinstance(rec, dict) or not {"id", "tier"} <= rec.keys():
-                    raise ValueError("not a verdict record")
-                records.append((path, rec))
+                records.append((path, verdict_record.loads(read_json(path))))
             except (OSError, ValueError) as exc:
                 bad.append((path, " ".join(str(exc).split())))
         return records, bad
@@ -303,15 +302,15 @@ def _calibration_row(r) -> bool:
 
 
 def merge_calibration(*sources: list[dict]) -> list[dict]:
-    """One row per (claim, tier): the latest by ``date`` (a later source wins a tie), in claim order."""
+    """One row per (claim, tier): the latest by ``date`` (a later source wins a tie), in the claims' registration
+    order when calibrated (each row's ``order``; rows without one after the others, by id)."""
     merged: dict[tuple[str, str], dict] = {}
     for rows in sources:
         for r in rows:
             key = (r["id"], r["tier"])
             if key not in merged or str(r.get("date", "")) >= str(merged[key].get("date", "")):
                 merged[key] = r
-    order = _registry_order()
-    return sorted(merged.values(), key=lambda r: (order.get(r["id"], math.inf), r["id"], r["tier"]))
+    return sorted(merged.values(), key=lambda r: (_order(r), r["id"], r["tier"]))
 
 
 def save_calibration_file(path: str | os.PathLike, rows: list[dict]) -> Path:
@@ -319,7 +318,7 @@ def save_calibration_file(path: str | os.PathLike, rows: list[dict]) -> Path:
     at ``path`` (created if absent; ValueError when it exists but is not one), atomically."""
     path = Path(path)
     old = read_calibration_file(path) if path.exists() else []
-    text = json.dumps(merge_calibration(old, rows), indent=1, default=_json_default)
+    text = json.dumps(merge_calibration(old, rows), indent=1, default=json_default)
     atomic_write(path, lambda tmp: Path(tmp).write_text(text + "\n"))
     return path
 
@@ -340,14 +339,13 @@ def select_rows(records: list[dict], tier: str | None = None) -> list[dict]:
 
 
 def claim_order(rows: list[dict]) -> list[dict]:
-    """Rows by paper, then claims in registry order (ids no registered claim carries after them, sorted),
-    then tier; each claim's controls right after its row of the same tier (a control without that row
-    stands in the claims' order)."""
-    order = _registry_order()
+    """Rows by paper, then claims in the order they were registered when judged (each record's ``order``;
+    records without one after the others, by id), then tier; each claim's controls right after its row of the
+    same tier (a control without that row stands in the claims' order). The store alone decides it."""
     present = {(r["id"], r["tier"]) for r in rows}
 
     def rank(r: dict) -> tuple:
-        return (str(r.get("paper") or ""), order.get(r["id"], math.inf), r["id"], r["tier"])
+        return (str(r.get("paper") or ""), _order(r), r["id"], r["tier"])
 
     def nested(r: dict) -> bool:
         return bool(r.get("control_of")) and (r["control_of"], r["tier"]) in present
@@ -361,24 +359,13 @@ def claim_order(rows: list[dict]) -> list[dict]:
     return out
 
 
-def _registry_order() -> dict[str, int]:
-    """Claim id -> its position among the registered claims and controls ({} when a plugin fails to load)."""
-    from . import registry
-    try:
-        return {c.id: i for i, c in enumerate(registry.all_claims(None, controls=True))}
-    except Exception:  # a broken plugin must not stop a report of what is stored
-        return {}
+def _order(row: dict) -> float:
+    """A record's or calibration row's stored registration order (inf when it has none)."""
+    order = row.get("order")
+    return order if isinstance(order, int) and not isinstance(order, bool) else math.inf
 
 
 def _preference(rec: dict) -> tuple[bool, str]:
     """A run at the tier's own settings (no --set, no --replicates) first, then the latest."""
     default = not rec.get("overrides") and (rec.get("run") or {}).get("replicates") is None
     return (default, str(rec.get("finished", "")))
-
-
-def _json_default(o):
-    if isinstance(o, (np.floating, np.integer)):
-        return o.item()
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    raise TypeError(f"not JSON serialisable: {type(o).__name__}")

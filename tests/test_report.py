@@ -237,6 +237,28 @@ def test_law_that_cannot_draw_leaves_a_page_that_says_so(run, tmp_path, monkeypa
     assert "No figure: its law (object) cannot draw figures" in page
 
 
+def test_a_law_changed_after_the_verdict_draws_no_figure_and_the_page_says_why(run, tmp_path, monkeypatch):
+    from dataclasses import replace
+    root, store = run
+    judged = registry.get("toy.power")
+    changed = replace(judged, law=replace(judged.law, lower=2.9, upper=3.1))  # the law that would draw now
+    monkeypatch.setattr(registry, "get", lambda claim_id: changed if claim_id == "toy.power" else judged)
+    write_report(store, tmp_path / "site")
+    page = (tmp_path / "site" / "claims" / "toy.power.html").read_text()
+    assert "No figure: the claim&#x27;s law was changed after this verdict was reached" in page
+    assert not (tmp_path / "site" / "figures" / "toy.power.png").exists()
+
+
+def test_a_version_1_record_without_law_digest_or_order_is_still_drawn_and_listed(run, tmp_path):
+    root, store = run
+    copy = _copy_store(store, tmp_path / "s")
+    strip = ("record_version", "law_digest", "order")
+    _edit_record(copy, "toy.power", lambda r: [r.pop(k) for k in strip])
+    write_report(copy, tmp_path / "site")
+    assert (tmp_path / "site" / "figures" / "toy.power.png").exists()
+    assert "toy.power" in (tmp_path / "site" / "index.html").read_text()
+
+
 def test_record_without_run_or_provenance_shows_not_recorded(run):
     root, store = run
     rec = next(r for _, r in store.read_results()[0] if r["id"] == "toy.power")

@@ -57,23 +57,25 @@ def test_an_absent_or_empty_store_is_accepted_and_gets_its_format_at_the_first_w
 
 
 def _rec(claim_id, tier="quick", finished="2026-01-01T00:00:00+00:00", overrides=None, control_of=None,
-         paper="toy"):
+         paper="toy", order=None):
     return {"id": claim_id, "tier": tier, "finished": finished, "overrides": overrides or {},
-            "control_of": control_of, "paper": paper}
+            "control_of": control_of, "paper": paper, "order": order}
 
 
-def test_rows_follow_paper_and_registry_order_with_controls_after_their_claim_and_unknown_ids_last():
-    records = [_rec("toy.zz_removed"), _rec("toy.slow~tight", control_of="toy.slow"),
-               _rec("toy.power~wrong_exponent", control_of="toy.power"), _rec("toy.slow"), _rec("toy.power"),
-               _rec("toy.power", tier="full"), _rec("toy.power~wrong_exponent", tier="full", control_of="toy.power"),
-               _rec("toy.aa_removed"), _rec("other.claim", paper="aaa")]
+def test_rows_follow_paper_and_the_stored_claim_order_with_controls_after_their_claim_and_unordered_ids_last():
+    # order as recorded when each claim was judged: slow registered before power here, unlike their ids
+    records = [_rec("toy.zz_old"), _rec("toy.slow~tight", control_of="toy.slow", order=1),
+               _rec("toy.power~wrong_exponent", control_of="toy.power", order=3), _rec("toy.slow", order=0),
+               _rec("toy.power", order=2), _rec("toy.power", tier="full", order=2),
+               _rec("toy.power~wrong_exponent", tier="full", control_of="toy.power", order=3),
+               _rec("toy.aa_old"), _rec("other.claim", paper="aaa", order=7)]
     rows = select_rows(records)
     assert [(r["id"], r["tier"]) for r in rows] == [
         ("other.claim", "quick"),
+        ("toy.slow", "quick"), ("toy.slow~tight", "quick"),
         ("toy.power", "full"), ("toy.power~wrong_exponent", "full"),
         ("toy.power", "quick"), ("toy.power~wrong_exponent", "quick"),
-        ("toy.slow", "quick"), ("toy.slow~tight", "quick"),
-        ("toy.aa_removed", "quick"), ("toy.zz_removed", "quick")]
+        ("toy.aa_old", "quick"), ("toy.zz_old", "quick")]
     assert [r["id"] for r in select_rows(records, tier="full")] == ["toy.power", "toy.power~wrong_exponent"]
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import record as verdict_record
 from ..exceptions import NoResults
 from ..store import (
     Store,
@@ -46,30 +47,11 @@ class Report:
     removed: list[Path] = field(default_factory=list)
 
 
-REQUIRED = {"id": str, "paper": str, "item": str, "tier": str, "verdict": str, "expected": str, "law": str,
-            "claimed": str, "statement": str, "estimate": (int, float, type(None)), "ci": list}
-
-
-def _malformed(rec: dict) -> str | None:
-    for name, kind in REQUIRED.items():
-        if not isinstance(rec.get(name), kind):
-            return f"malformed record (field {name!r} missing or not {getattr(kind, '__name__', 'a number')})"
-    if len(rec["ci"]) != 2:
-        return "malformed record (field 'ci' is not a pair)"
-    return None
-
-
 def readable_rows(store: Store, tier: str | None) -> tuple[list[dict], list[dict], list[tuple[Path, str]]]:
     """(rows shown, every readable record, unreadable files) of a store; IncompatibleStore for another layout."""
     store.check_compatible()
-    found, unreadable = store.read_results()
-    records = []
-    for path, rec in found:
-        problem = _malformed(rec)
-        if problem:
-            unreadable.append((path, problem))
-        else:
-            records.append(rec)
+    found, unreadable = store.read_results()  # each record checked and upgraded (simverify.record)
+    records = [rec for _, rec in found]
     return select_rows(records, tier), records, unreadable
 
 
@@ -91,7 +73,7 @@ def load_baseline(path: str | Path | Store, tier: str | None = None) -> tuple[li
         raise ValueError(f"--compare: {file} cannot be read: {' '.join(str(exc).split())}") from None
     if not isinstance(found, list):
         raise ValueError(f"--compare: {file} is not a list of verdict records")
-    readable = [r for r in found if isinstance(r, dict) and _malformed(r) is None]
+    readable = [verdict_record.upgrade(r) for r in found if verdict_record.problem(r) is None]
     rows = [r for r in readable if tier is None or r["tier"] == tier]
     if not rows:
         raise ValueError(f"--compare: {file} holds no readable verdict record{f' of tier {tier}' if tier else ''}")

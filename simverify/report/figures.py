@@ -13,6 +13,7 @@ import xarray as xr
 from PIL import Image
 
 from .. import registry
+from ..keys import declaration_digest
 from ..exceptions import UnreadableFile
 from ..store import Store
 from .evidence import draw_evidence, drawer_for
@@ -73,6 +74,9 @@ def evidence_png(rec: dict, ds: xr.Dataset) -> tuple[bytes | None, str]:
         return None, "the claim is not registered in this installation, so its law cannot draw the figure"
     if drawer_for(law) is None:
         return None, f"its law ({type(law).__name__}) cannot draw figures in this installation"
+    if rec.get("law_digest") is not None and declaration_digest(law) != rec["law_digest"]:
+        return None, ("the claim's law was changed after this verdict was reached, so the figure would show another "
+                      "law than the one that judged it; check the claim again to draw it")
     # constrained layout: every label, title and legend inside the canvas however long; the drawers keep
     # their tick labels plain (no mathtext), which keeps its measuring cheap
     fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI, layout="constrained")

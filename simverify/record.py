@@ -1,0 +1,110 @@
+"""The verdict record: what one run concluded about one claim, as stored (``results/<claim>/<tier>-<run>.json``),
+printed by ``check --json`` and collected in a report's ``results.json`` (docs/store.md).
+
+One place reads and writes it: :func:`dumps` and :func:`loads` (the store reads and writes the files). A record carries
+``record_version``; records written before versioning (version 1) are read and upgraded on load, a record of a
+newer version than this code reads is refused, naming both versions. :class:`VerdictRecord` types its fields.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, TypedDict
+
+import numpy as np
+
+RECORD_VERSION = 2  # 2: record_version, law_digest and order added (1: the records written before them)
+
+
+class VerdictRecord(TypedDict, total=False):
+    """One claim's verdict of one run. ``ci`` and ``band`` are [low, high] on the estimate's scale."""
+    record_version: int
+    id: str  # the claim id, "<paper>.<name>" or "<paper>.<name>~<control>"
+    paper: str
+    item: str  # the paper's item ("Lemma 1", "Table 4")
+    statement: str
+    formula: str
+    law: str  # the law's kind (PowerLaw, Bound, ...)
+    law_digest: str | None  # keys.law_digest of the law that judged it: the report draws only with that law
+    order: int | None  # the claim's position among the registered claims when it was judged (report order)
+    verdict: str  # CONFIRMED, REFUTED or INCONCLUSIVE
+    expected: str
+    outcome: str  # findings.outcome: what the verdict means for the paper (REPRODUCED, ERRATUM, ...)
+    estimate: float | None
+    ci: list[float]
+    claimed: str
+    band: list[float]
+    scale: str  # "linear", or "log" for a ratio
+    n_cells: int
+    replicates: int
+    elapsed_s: float
+    store: str | None  # the Dataset's absolute path when it was written
+    dataset: str | None  # the Dataset's path inside the store
+    tier: str
+    seed: int
+    overrides: dict[str, Any]
+    confidence_level: float
+    finding: dict | None
+    erratum: str | None
+    control_of: str | None
+    advice: str
+    citation: dict | None
+    detail: dict
+    finished: str  # ISO time
+    run: dict  # runner.run_info: the settings that identify the run, and its start
+    run_key: str
+    provenance: dict
+    table: dict | None
+
+
+# the fields a record must hold, and their types, for a report, a comparison or a calibration to use it
+REQUIRED = {"id": str, "paper": str, "item": str, "tier": str, "verdict": str, "expected": str, "law": str,
+            "claimed": str, "statement": str, "estimate": (int, float, type(None)), "ci": list}
+_UPGRADE_1 = {"law_digest": None, "order": None}  # what version 2 added; unknown for a version-1 record
+
+
+def problem(rec: Any) -> str | None:
+    """Why ``rec`` is not a usable verdict record (one line), or None when it is."""
+    if not isinstance(rec, dict):
+        return "not a verdict record"
+    version = rec.get("record_version", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        return f"malformed record (record_version {version!r})"
+    if version > RECORD_VERSION:
+        return f"a record of version {version}; this simverify reads versions up to {RECORD_VERSION}"
+    for name, kind in REQUIRED.items():
+        if not isinstance(rec.get(name), kind) or isinstance(rec.get(name), bool):
+            return f"malformed record (field {name!r} missing or not {getattr(kind, '__name__', 'a number')})"
+    if len(rec["ci"]) != 2:
+        return "malformed record (field 'ci' is not a pair)"
+    return None
+
+
+def upgrade(rec: dict) -> VerdictRecord:
+    """The record at RECORD_VERSION: a version-1 record gains the fields added since, as unknown."""
+    if rec.get("record_version", 1) < 2:
+        rec = {"record_version": RECORD_VERSION, **_UPGRADE_1, **rec}
+        rec["record_version"] = RECORD_VERSION
+    return rec  # type: ignore[return-value]
+
+
+def loads(text: str | dict) -> VerdictRecord:
+    """A record from its JSON text (or the parsed object), upgraded; ValueError naming the problem."""
+    rec = json.loads(text) if isinstance(text, str) else text
+    why = problem(rec)
+    if why:
+        raise ValueError(why)
+    return upgrade(rec)
+
+
+def dumps(rec: VerdictRecord | dict, indent: int | None = 1) -> str:
+    """The record as JSON (NumPy scalars and arrays as numbers and lists)."""
+    return json.dumps(rec, indent=indent, default=json_default)
+
+
+def json_default(o):
+    """JSON for NumPy scalars (numbers) and arrays (lists), for ``json.dumps(default=...)``."""
+    if isinstance(o, (np.floating, np.integer)):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")

@@ -1,0 +1,60 @@
+"""The verdict record: one reader and writer, versioned (simverify.record)."""
+import json
+
+import pytest
+
+from simverify import record, registry, runner
+from simverify.executors import SerialExecutor
+from simverify.keys import declaration_digest
+from simverify.store import Store
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    store = Store(tmp_path_factory.mktemp("record") / "s")
+    runner.check([registry.get("toy.power")], "quick", store, SerialExecutor())
+    return store
+
+
+def test_a_stored_record_carries_its_version_its_laws_digest_and_its_registration_order(stored):
+    (path, rec), = stored.read_results()[0]
+    assert rec["record_version"] == record.RECORD_VERSION == json.loads(path.read_text())["record_version"]
+    assert rec["law_digest"] == declaration_digest(registry.get("toy.power").law)
+    assert rec["order"] == registry.position("toy.power") is not None
+    assert record.loads(record.dumps(rec)) == rec  # the one writer and the one reader agree
+
+
+def test_a_version_1_record_is_upgraded_with_the_later_fields_unknown(stored):
+    (_, rec), = stored.read_results()[0]
+    old = {k: v for k, v in rec.items() if k not in ("record_version", "law_digest", "order")}
+    new = record.loads(json.dumps(old))
+    assert new["record_version"] == record.RECORD_VERSION and new["law_digest"] is None and new["order"] is None
+    assert {k: new[k] for k in old} == old
+
+
+@pytest.mark.parametrize("edit, needle", [
+    (lambda r: r.update(record_version=record.RECORD_VERSION + 1), "this simverify reads versions up to"),
+    (lambda r: r.update(record_version="2"), "record_version '2'"),
+    (lambda r: r.pop("verdict"), "field 'verdict' missing"),
+    (lambda r: r.update(estimate=True), "field 'estimate'"),
+    (lambda r: r.update(ci=[0.0]), "'ci' is not a pair"),
+])
+def test_records_of_a_newer_version_or_malformed_fields_are_refused_naming_why(stored, tmp_path, edit, needle):
+    (path, rec), = stored.read_results()[0]
+    bad = dict(rec)
+    edit(bad)
+    with pytest.raises(ValueError, match=needle):
+        record.loads(json.dumps(bad))
+    copy = Store(tmp_path / "s")
+    target = copy.root / path.relative_to(stored.root)
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps(bad))
+    found, unreadable = copy.read_results()
+    assert not found and unreadable[0][0] == target and needle.split("'")[0] in unreadable[0][1]
+
+
+def test_the_declaration_digest_follows_a_laws_fields_and_not_its_identity():
+    from dataclasses import replace
+    law = registry.get("toy.power").law
+    assert declaration_digest(law) == declaration_digest(replace(law))
+    assert declaration_digest(law) != declaration_digest(replace(law, lower=law.lower + 1, upper=law.upper + 1))
