@@ -199,7 +199,8 @@ def calibration_row(records: list[dict]) -> dict:
     projected = (misses / runs if first["expected"] == stats.INCONCLUSIVE
                  else projected_miss(first["expected"], first["band"], est, [r["ci"] for r in records],
                                      first.get("scale", "linear")))
-    return {"id": first["id"], "order": first.get("order"), "expected": first["expected"], "misses": misses, "runs": runs, "rate": misses / runs,
+    return {"id": first["id"], "order": first.get("order"), "expected": first["expected"], "misses": misses,
+            "runs": runs, "rate": misses / runs,
             "rate_ci95": [cp.lo, cp.hi], "band": first["band"], "estimate_mean": float(np.mean(est)),
             "estimate_sd": float(np.std(est, ddof=1)) if runs > 1 else math.nan,
             "projected_miss": projected, "over_goal": bool(projected > MISS_GOAL)}

@@ -3,9 +3,9 @@ import pytest
 
 from simverify import registry
 from simverify.claims import Citation, Claim, Control, Grid, Sweep, Tier
-from simverify.paper import Paper
 from simverify.findings import erratum, loose, not_reproduced
 from simverify.laws import Identity
+from simverify.paper import Paper
 from simverify.stats import CONFIRMED, REFUTED
 
 

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import ast
 import doctest
+import importlib
 import inspect
+import pkgutil
 import re
 
 import pytest
 
-from simverify.solvers import bitsubspace, factorization_machine, nmf, nmf_sklearn
+from simverify.solvers import bitsubspace, factorization_machine, nmf, nmf_examples, nmf_sklearn
 from simverify.solvers.crowd import estimators
 
-MODULES = [estimators, nmf, nmf_sklearn, factorization_machine, bitsubspace]
+# the crowd estimators are one per module (crowd-kit's convention): every module of that package, examples included
+CROWD = [importlib.import_module(f"{estimators.__name__}.{m.name}") for m in pkgutil.iter_modules(estimators.__path__)]
+MODULES = [*CROWD, nmf, nmf_sklearn, factorization_machine, bitsubspace]
+EXAMPLE_DATA = [CROWD[[m.__name__ for m in CROWD].index(f"{estimators.__name__}.examples")], nmf_examples]
 # what discovery must find at least (a guard against it finding nothing); new public estimators join automatically
 KNOWN = {"MajorityVote", "DawidSkene", "SymNMF", "DesSymNMF", "RobSymNMF", "MultiSPA", "CNMF", "SpectralDS",
          "MinimaxEntropy", "KOS", "GhoshSVD", "EigenRatio", "AND", "MultiplicativeUpdate", "HALS", "ANLS",
@@ -121,3 +126,9 @@ def test_module_examples_pass_as_doctests(module):
     result = doctest.testmod(module, optionflags=doctest.REPORT_NDIFF)  # flags the examples need are inline
     assert result.failed == 0
     assert result.attempted >= len(public_estimators(module))
+
+
+@pytest.mark.parametrize("module", EXAMPLE_DATA, ids=lambda m: m.__name__)
+def test_the_examples_shared_data_is_documented_by_a_passing_doctest(module):
+    result = doctest.testmod(module, optionflags=doctest.REPORT_NDIFF)
+    assert result.failed == 0 and result.attempted >= 1

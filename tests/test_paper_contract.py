@@ -32,16 +32,16 @@ import pytest
 
 from simverify import registry, sweep
 from simverify.claims import Claim, Sweep
-from simverify.paper import Paper
 from simverify.keys import code_closure, module_source
+from simverify.paper import Paper
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 # modules that no measure may import (each name covers its submodules): what claims, laws, findings, the report
 # and the CLI are written with, and the engine that plans, runs and stores cells
 ENGINE = ("simverify.claims", "simverify.paper", "simverify.laws", "simverify.registry", "simverify.findings",
-          "simverify.report", "simverify.cli", "simverify.console", "simverify.runner", "simverify.sweep", "simverify.store",
-          "simverify.executors", "simverify.cache", "simverify.stats")
+          "simverify.report", "simverify.cli", "simverify.console", "simverify.runner", "simverify.sweep",
+          "simverify.store", "simverify.executors", "simverify.cache", "simverify.stats")
 
 
 def _claims_by_paper() -> dict[str, list[Claim]]:

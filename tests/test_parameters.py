@@ -6,8 +6,8 @@ import pytest
 
 from simverify import registry, sweep
 from simverify.claims import Citation, Claim, Control, Grid, Sweep, Tier
-from simverify.paper import Paper
 from simverify.laws import Identity
+from simverify.paper import Paper
 from simverify.parameters import (
     Checkpoints,
     Exactly,

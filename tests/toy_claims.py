@@ -4,8 +4,8 @@ import time
 import numpy as np
 
 from simverify.claims import Citation, Control, Grid, PrintedTable, Sweep, Tier
-from simverify.paper import Paper
 from simverify.laws import Identity, PowerLaw
+from simverify.paper import Paper
 from simverify.stats import REFUTED
 
 

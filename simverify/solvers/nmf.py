@@ -180,9 +180,8 @@ class AND:
     --------
     >>> import numpy as np
     >>> from simverify.solvers.nmf import AND
-    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 2.0]])  # W = 4 features, D = 2
-    >>> Z = np.array([[1.0, 0.0, 2.0, 1.0, 0.0, 3.0], [0.0, 1.0, 1.0, 2.0, 3.0, 0.0]])  # N = 6 samples
-    >>> X = (A @ Z).T  # scikit-learn's layout (N, W)
+    >>> from simverify.solvers.nmf_examples import example_factors
+    >>> A, Z, X = example_factors()  # W = 4 features, D = 2 topics, X: N = 6 samples x W
     >>> A0 = A + 0.2  # a start near A
     >>> est = AND(2, A0=A0, n_stages=20).fit(X)
     >>> est.components_.shape, est.n_iter_, round(est.alphas_[0], 3)
@@ -346,9 +345,8 @@ class MultiplicativeUpdate(_Alternating):
     --------
     >>> import numpy as np
     >>> from simverify.solvers.nmf import MultiplicativeUpdate
-    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 2.0]])  # W = 4 features, D = 2
-    >>> Z = np.array([[1.0, 0.0, 2.0, 1.0, 0.0, 3.0], [0.0, 1.0, 1.0, 2.0, 3.0, 0.0]])  # N = 6 samples
-    >>> X = (A @ Z).T  # scikit-learn's layout (N, W)
+    >>> from simverify.solvers.nmf_examples import example_factors
+    >>> A, Z, X = example_factors()  # W = 4 features, D = 2 topics, X: N = 6 samples x W
     >>> A0 = A + 0.2  # a start near A
     >>> est = MultiplicativeUpdate(2, A0=A0).fit(X)
     >>> est.components_.shape, est.Z_.shape, est.n_iter_
@@ -399,9 +397,8 @@ class HALS(_Alternating):
     --------
     >>> import numpy as np
     >>> from simverify.solvers.nmf import HALS
-    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 2.0]])  # W = 4 features, D = 2
-    >>> Z = np.array([[1.0, 0.0, 2.0, 1.0, 0.0, 3.0], [0.0, 1.0, 1.0, 2.0, 3.0, 0.0]])  # N = 6 samples
-    >>> X = (A @ Z).T  # scikit-learn's layout (N, W)
+    >>> from simverify.solvers.nmf_examples import example_factors
+    >>> A, Z, X = example_factors()  # W = 4 features, D = 2 topics, X: N = 6 samples x W
     >>> A0 = A + 0.2  # a start near A
     >>> est = HALS(2, A0=A0).fit(X)
     >>> est.components_.shape, est.Z_.shape, est.n_iter_
@@ -452,9 +449,8 @@ class ANLS(_Alternating):
     --------
     >>> import numpy as np
     >>> from simverify.solvers.nmf import ANLS
-    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 2.0]])  # W = 4 features, D = 2
-    >>> Z = np.array([[1.0, 0.0, 2.0, 1.0, 0.0, 3.0], [0.0, 1.0, 1.0, 2.0, 3.0, 0.0]])  # N = 6 samples
-    >>> X = (A @ Z).T  # scikit-learn's layout (N, W)
+    >>> from simverify.solvers.nmf_examples import example_factors
+    >>> A, Z, X = example_factors()  # W = 4 features, D = 2 topics, X: N = 6 samples x W
     >>> A0 = A + 0.2  # a start near A
     >>> est = ANLS(2, A0=A0, max_iter=5).fit(X)
     >>> est.components_.shape, est.Z_.shape, est.n_iter_

@@ -47,9 +47,8 @@ class SklearnNMF(_Alternating):
     --------
     >>> import numpy as np
     >>> from simverify.solvers.nmf_sklearn import SklearnNMF
-    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 2.0]])  # W = 4 features, D = 2
-    >>> Z = np.array([[1.0, 0.0, 2.0, 1.0, 0.0, 3.0], [0.0, 1.0, 1.0, 2.0, 3.0, 0.0]])  # N = 6 samples
-    >>> X = (A @ Z).T  # scikit-learn's layout (N, W)
+    >>> from simverify.solvers.nmf_examples import example_factors
+    >>> A, Z, X = example_factors()  # W = 4 features, D = 2 topics, X: N = 6 samples x W
     >>> est = SklearnNMF(2, A0=A + 0.2, max_iter=20).fit(X)
     >>> est.components_.shape, est.n_iter_
     ((2, 4), 20)

@@ -9,9 +9,9 @@ by section: ``conditions`` (Proposition 1's GCC parameters), ``decoding`` (Lemma
 from __future__ import annotations
 
 from simverify.claims import Citation
-from simverify.paper import Paper
 from simverify.footprint import Footprint, size, stream_bytes
 from simverify.generators import nmf as gen
+from simverify.paper import Paper
 from simverify.parameters import Checkpoints, FilePath, Labeled, ListOf, OneOrList
 from simverify.validation import Boolean, Integer, Options, Real
 

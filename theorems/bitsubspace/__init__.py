@@ -31,8 +31,8 @@ invariant, equally accurate tracked subspaces. 96 runs each at n = 40 gave mean 
 from __future__ import annotations
 
 from simverify.claims import Citation
-from simverify.paper import Paper
 from simverify.footprint import Footprint, size, stream_bytes
+from simverify.paper import Paper
 from simverify.parameters import Checkpoints, Labeled
 from simverify.validation import Integer, Options, Real
 

@@ -9,9 +9,9 @@ classifiers as annotators, on data sets bundled with scikit-learn; its own measu
 from __future__ import annotations
 
 from simverify.claims import Citation
-from simverify.paper import Paper
 from simverify.datasets.bundled import SETS, n_classes
 from simverify.footprint import Footprint, size, stream_bytes
+from simverify.paper import Paper
 from simverify.parameters import Checkpoints, FilePath, Labeled, ListOf, OneOrList
 from simverify.solvers.crowd import METHODS
 from simverify.solvers.crowd.methods import BINARY_ONLY

@@ -9,8 +9,8 @@ as printed), ``experiments`` (Figure 1, Tables 1 and 2).
 from __future__ import annotations
 
 from simverify.claims import Citation
-from simverify.paper import Paper
 from simverify.footprint import Footprint, size, stream_bytes
+from simverify.paper import Paper
 from simverify.parameters import Exactly, Labeled, OneOrList
 from simverify.validation import Boolean, Integer, Options, Real
 

@@ -8,9 +8,9 @@ claims, by section: ``moments`` (Eq. 6, Section 2.1's gradient descent, Definiti
 from __future__ import annotations
 
 from simverify.claims import Citation
-from simverify.paper import Paper
 from simverify.footprint import Footprint, size
 from simverify.generators import slm as gen
+from simverify.paper import Paper
 from simverify.parameters import Checkpoints, Labeled, ListOf, OneOrList
 from simverify.solvers import slm as sol
 from simverify.validation import Boolean, Integer, Options, Real

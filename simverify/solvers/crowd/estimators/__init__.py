@@ -1,0 +1,34 @@
+"""Aggregators with crowd-kit's shape: ``fit(data)`` on a pandas DataFrame with columns ``task, worker, label``;
+``labels_`` (Series indexed by task, named 'agg_label'), ``probas_`` (DataFrame, tasks x labels), and for the
+Dawid-Skene methods ``priors_`` (Series indexed by label, named 'prior') and ``errors_`` (DataFrame indexed by
+(worker, label) observed, columns the true labels). ``fit_predict`` and ``fit_predict_proba`` return labels_ and
+probas_. A crowd-kit user switches with one import: ``from simverify.solvers.crowd.estimators import
+DawidSkene``. Ties in ``labels_`` go to the first label in sorted order.
+
+A shipped data set as such a frame: ``datasets.crowd.to_frame(datasets.crowd.shipped("bluebird"))``; the examples'
+six tasks: ``example_answers()``. One method per module (crowd-kit's convention), on ``_base._Aggregator``.
+
+Recommended: ``RobSymNMF(em=True, smoothing=0.01)`` (the CLI's ``robsymnmf-em-smoothed``; 0.01 is
+``model.START_SMOOTHING``): never worse than the printed RobSymNMF-EM on the four shipped sets and on twelve synthetic
+problems. It is not the default: each estimator's defaults are the method of its name in the paper and in
+``methods.METHODS`` (``RobSymNMF()`` is ``robsymnmf``: MAP, no EM), and ``RobSymNMF(weighted=False)``, which has no EM
+variant, stays valid. On the 5-class web set MV-EM (``DawidSkene``) is the better choice."""
+from ._base import _Aggregator
+from .cnmf import CNMF
+from .dawid_skene import DawidSkene
+from .des_sym_nmf import DesSymNMF
+from .eigen_ratio import EigenRatio
+from .examples import example_answers
+from .ghosh_svd import GhoshSVD
+from .kos import KOS
+from .majority_vote import MajorityVote
+from .minimax_entropy import MinimaxEntropy
+from .multispa import MultiSPA
+from .rob_sym_nmf import RobSymNMF
+from .spectral_ds import SpectralDS
+from .sym_nmf import SymNMF
+
+ESTIMATORS: dict[str, type[_Aggregator]] = {
+    cls.__name__: cls for cls in (MajorityVote, DawidSkene, SymNMF, DesSymNMF, RobSymNMF, MultiSPA, CNMF, SpectralDS,
+                                  MinimaxEntropy, KOS, GhoshSVD, EigenRatio)}
+__all__ = [*ESTIMATORS, "ESTIMATORS", "example_answers"]
