@@ -23,3 +23,24 @@ def check_with_controls(tmp_path):
         assert [(r["id"], r["verdict"]) for r in records] == [(c.id, c.expected) for c in claims], records
         return records
     return check
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """cli(*args, cwd=..., timeout=...): ``simverify ARGS`` in a subprocess (toy claims registered), output captured."""
+    from .support import run_cli
+    return run_cli
+
+
+@pytest.fixture(scope="session")
+def assert_refused():
+    """assert_refused(result, *needles): exit 2, one line on stderr naming the problem, no traceback."""
+    from .support import assert_refused as check
+    return check
+
+
+@pytest.fixture(scope="session")
+def wait_for_cell():
+    """wait_for_cell(store, proc): return once the running ``proc`` stored a cell under ``store``."""
+    from .support import wait_for_cell as wait
+    return wait

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
+
 README = ROOT / "README.md"
 TEXT = README.read_text(encoding="utf-8")
 MAIN_JOB = "python -m pip install . && simverify check --all --tier quick --report simverify-report"

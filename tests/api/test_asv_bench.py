@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
+
 PREFIXES = ("time_", "timeraw_", "peakmem_", "track_", "mem_")
 CHEAP_MODULES = ["bench_kernels", "bench_solvers"]  # the goal, tier and compile benchmarks run for minutes
 

@@ -1,13 +1,13 @@
 """Dawid-Skene EM against crowd-kit's published fixtures (iterations 0 and 1, atol 0.005, as crowd-kit's test)."""
 import csv
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from simverify.solvers.crowd import dawid_skene
+from tests.support import TEST_DATA
 
-FIXTURES = Path(__file__).parent / "data" / "crowdkit"
+FIXTURES = TEST_DATA / "crowdkit"
 ATOL = 0.005
 
 

@@ -6,7 +6,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,16 +17,7 @@ from simverify.assemble import assemble
 from simverify.executors import DaskExecutor, ProcessExecutor, SerialExecutor
 from simverify.laws import Comparison
 from simverify.store import Store
-
-from .signals import sigint_by_default
-
-ENV = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims"}
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def cli(*args, timeout=600):
-    return subprocess.run([sys.executable, "-m", "simverify.cli", *args], check=False, capture_output=True,
-                          text=True, env=ENV, cwd=ROOT, timeout=timeout)
+from tests.support import ENV, ROOT, sigint_by_default
 
 
 def test_band_verdicts():
@@ -113,7 +103,7 @@ def test_executors_give_identical_datasets(tmp_path):
         xr.testing.assert_identical(ds.drop_attrs(), dss[0].drop_attrs())
 
 
-def test_dask_scheduler_address(tmp_path):
+def test_dask_scheduler_address(cli, tmp_path):
     from dask.distributed import LocalCluster
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
@@ -141,7 +131,7 @@ def test_seeds_do_not_depend_on_order_and_replicates_extend(tmp_path):
     assert calls and calls[-1] == 4 * 4  # only the new replicates were computed
 
 
-def test_json_contract_and_exit_codes_0_and_1(tmp_path):
+def test_json_contract_and_exit_codes_0_and_1(cli, tmp_path):
     r = cli("check", "toy.power", "toy.power~wrong_exponent", "--store", str(tmp_path), "--json",
             "--scheduler", "serial")
     assert r.returncode == 0, r.stderr
@@ -168,7 +158,7 @@ def test_json_contract_and_exit_codes_0_and_1(tmp_path):
     (["report", "--store", "EMPTY"], "no readable results"),
     (["report", "--store", "EMPTY", "--tier", "full"], "no readable results"),
 ])
-def test_bad_input_exit_2_nothing_written(tmp_path, args, needle):
+def test_bad_input_exit_2_nothing_written(cli, tmp_path, args, needle):
     """check: the store stays absent; report: the --out directory is not created."""
     args = [a.replace("EMPTY", str(tmp_path / "empty")) for a in args]
     store, out = tmp_path / "s", tmp_path / "out"
@@ -197,7 +187,7 @@ def _wait_for_cells(store, proc, count):
         time.sleep(0.05)
 
 
-def _resume_matches_uninterrupted(a, b):
+def _resume_matches_uninterrupted(cli, a, b):
     """Rerun in store a (its stored cells reused untouched) and run afresh in b: identical Datasets."""
     kept = {p: p.stat().st_mtime_ns for p in a.rglob("cells/*/*.npz")}
     r = cli("check", "toy.slow", "--store", str(a), "--json", "--scheduler", "serial")
@@ -209,7 +199,7 @@ def _resume_matches_uninterrupted(a, b):
     xr.testing.assert_identical(ds_a.drop_attrs(), ds_b.drop_attrs())
 
 
-def test_killed_check_resumes_to_identical_dataset(tmp_path):
+def test_killed_check_resumes_to_identical_dataset(cli, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     proc = subprocess.Popen([sys.executable, "-m", "simverify.cli", "check", "toy.slow", "--store", str(a),
                              "--scheduler", "serial"], env=ENV, cwd=ROOT, stdout=subprocess.PIPE,
@@ -219,10 +209,10 @@ def test_killed_check_resumes_to_identical_dataset(tmp_path):
     proc.communicate()
     partial = len(list(a.rglob("cells/*/*.npz")))
     assert 4 <= partial < 24
-    _resume_matches_uninterrupted(a, b)
+    _resume_matches_uninterrupted(cli, a, b)
 
 
-def test_interrupted_check_exits_130_in_one_line_leaves_no_temporaries_and_resumes(tmp_path):
+def test_interrupted_check_exits_130_in_one_line_leaves_no_temporaries_and_resumes(cli, tmp_path):
     """Ctrl-C (SIGINT to the whole process group, workers included) during a process-pool run."""
     a, b = tmp_path / "a", tmp_path / "b"
     proc = subprocess.Popen([sys.executable, "-m", "simverify.cli", "check", "toy.slow", "--store", str(a),
@@ -236,10 +226,10 @@ def test_interrupted_check_exits_130_in_one_line_leaves_no_temporaries_and_resum
     assert err.strip().splitlines() == ["simverify: interrupted; finished cells are stored, rerun to resume"]
     assert not list(a.rglob(".tmp-*"))
     assert len(list(a.rglob("cells/*/*.npz"))) < 24
-    _resume_matches_uninterrupted(a, b)
+    _resume_matches_uninterrupted(cli, a, b)
 
 
-def test_list_and_report(tmp_path):
+def test_list_and_report(cli, tmp_path):
     r = cli("list", "--json")
     rows = json.loads(r.stdout)
     ids = {x["id"] for x in rows}

@@ -2,7 +2,6 @@
 start, LEML's steps against least squares, metrics against definitions, bad input refused."""
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,8 +12,7 @@ from simverify.kernels.onebit import INSTANCE_CHUNK, sign_difference_moments
 from simverify.kernels.rng import n_chunks, spawn_generators
 from simverify.solvers import multilabel as ml
 from simverify.solvers import onebit as sol
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
 
 
 @pytest.fixture(scope="module")

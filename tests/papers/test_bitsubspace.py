@@ -1,4 +1,6 @@
-"""Kernels and solvers against naive NumPy references."""
+"""Chi (2018), subspace learning from bits: the sensing model, the surrogate, the trackers, the convex baselines and
+the metrics: thread identity, prefix consistency, invariances, exact cases and memory (each kernel draw for draw
+against its reference: tests/kernels/test_references.py)."""
 import subprocess
 import sys
 

@@ -12,8 +12,7 @@ import pytest
 
 from simverify import footprint as fp
 from simverify.footprint import Footprint
-
-from .test_cli import ENV, ROOT, SIMVERIFY, assert_refused, cli
+from tests.support import ENV, ROOT, SIMVERIFY
 
 # one claim per paper, each through BLAS or a parallel (prange) kernel; before BLAS was pinned to one thread
 # per cell, andnmf's and crowd's cells differed in their last bits between 1 and 2 workers
@@ -54,7 +53,8 @@ def test_stored_cells_are_bit_identical_serial_or_one_or_two_workers_with_one_or
     (["toy.power", "--replicates", "100000", "--set", "x=[1,2,3,4,5,6,7,8,9,10,11,12]"],
      "1,200,000 tasks exceed the ceiling of 1,000,000 per claim"),
 ])
-def test_sizes_past_memory_work_or_task_ceilings_or_int32_are_refused_at_plan(tmp_path, setting, needle):
+def test_sizes_past_memory_work_or_task_ceilings_or_int32_are_refused_at_plan(
+        cli, assert_refused, tmp_path, setting, needle):
     res = cli("check", *setting, "--store", str(tmp_path / "s"))
     assert_refused(res, needle)
     assert not (tmp_path / "s").exists()
@@ -88,7 +88,7 @@ def test_every_tier_of_every_paper_plans_within_the_ceilings():
                 assert got.memory < 4 * 2 ** 30 and got.work < fp.MAX_CELL_WORK, (claim.id, tier, got)
 
 
-def test_argparse_errors_are_one_line_with_exit_2():
+def test_argparse_errors_are_one_line_with_exit_2(cli):
     for args in (["check", "--bogus"], ["chek"], ["check", "--workers", "x"], ["calibrate", "--seeds"]):
         res = cli(*args)
         assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, (args, res.stderr)
@@ -128,7 +128,7 @@ def _wait_for_a_stored_cell(store: Path, proc: subprocess.Popen, timeout: float 
         time.sleep(0.1)
 
 
-def test_a_killed_worker_ends_the_run_in_one_line_and_a_rerun_would_compute_only_the_rest(tmp_path):
+def test_a_killed_worker_ends_the_run_in_one_line_and_a_rerun_would_compute_only_the_rest(cli, tmp_path):
     store = tmp_path / "s"
     slow = ["toy.slow", "--set", "sleep=1.0", "--store", str(store)]  # 12 cells x 2 replicates of 1 s on 2 workers
     proc = _console(["check", *slow, "--workers", "2"], tmp_path)
@@ -157,13 +157,14 @@ def test_a_killed_worker_ends_the_run_in_one_line_and_a_rerun_would_compute_only
     (["check", "toy.power", "--workers", "1000", "--replicates", "1000", "--plan"], "; use --workers "),
     (["check", "toy.power", "--set", "x=[0,1,2]"], "fits against log(x): its grid values must be positive"),
 ])
-def test_what_used_to_crash_or_exhaust_memory_after_planning_is_refused_at_plan(tmp_path, args, needle):
+def test_what_used_to_crash_or_exhaust_memory_after_planning_is_refused_at_plan(
+        cli, assert_refused, tmp_path, args, needle):
     res = cli(*args, "--store", str(tmp_path / "s")) if "--store" not in args else cli(*args, cwd=tmp_path)
     assert_refused(res, needle)
     assert os.listdir(tmp_path) == []  # nothing written: no store, no file
 
 
-def test_damaged_bookkeeping_files_cost_estimates_never_a_run_or_a_traceback(tmp_path):
+def test_damaged_bookkeeping_files_cost_estimates_never_a_run_or_a_traceback(cli, tmp_path):
     store = tmp_path / "s"
     assert cli("check", "toy.power", "--store", str(store)).returncode == 0
     (store / "timings.json").write_text("[" * 100_000)  # nests past the JSON reader's recursion
@@ -173,7 +174,7 @@ def test_damaged_bookkeeping_files_cost_estimates_never_a_run_or_a_traceback(tmp
     assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
 
 
-def test_a_store_whose_cells_directory_is_a_file_is_refused_at_plan(tmp_path):
+def test_a_store_whose_cells_directory_is_a_file_is_refused_at_plan(cli, assert_refused, tmp_path):
     (tmp_path / "s").mkdir()
     (tmp_path / "s" / "cells").write_text("x")
     assert_refused(cli("check", "toy.power", "--store", str(tmp_path / "s")), "cells is not a directory")

@@ -6,7 +6,6 @@ import re
 import subprocess
 import sys
 import types
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,8 +17,7 @@ from simverify.claims import Claim, Control, Grid, Sweep, Tier
 from simverify.executors import SerialExecutor
 from simverify.laws import Identity, Law, PowerLaw
 from simverify.store import Store
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
 
 
 def measure_power(seed, x, exponent=2.0, noise=0.05, label="plain", flag=False):

@@ -23,6 +23,7 @@ from simverify.store import (
     save_calibration_file,
     select_rows,
 )
+from tests.support import ROOT
 
 TOY = ["toy.power", "toy.power~wrong_exponent"]
 
@@ -178,7 +179,7 @@ def test_two_check_processes_on_one_store_both_finish_and_leave_nothing_corrupt(
     cmd = [sys.executable, "-m", "simverify.cli", "check", *TOY, "--scheduler", "serial",
            "--store", str(store)]
     procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                              cwd=Path(__file__).resolve().parents[1]) for _ in range(2)]
+                              cwd=ROOT) for _ in range(2)]
     outs = [p.communicate(timeout=600) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], [o[1][-500:] for o in outs]
     assert json.loads((store / "FORMAT").read_text())["format"] == FORMAT

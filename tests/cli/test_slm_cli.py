@@ -1,8 +1,6 @@
 """Bad input to the slm claims is refused when the run is planned: one line, exit 2, nothing written."""
 import pytest
 
-from .test_cli import assert_refused, cli
-
 
 @pytest.mark.parametrize("claim, assignment, needle", [
     ("slm.theorem2.linear_rate", "k=50", "rank k=50 exceeds the dimension d=20"),
@@ -16,14 +14,16 @@ from .test_cli import assert_refused, cli
     ("slm.figure1.mip", 'solver=["slm","svm"]', "parameter solver: unknown 'svm' (one of slm, fm, fm_standardised)"),
     ("slm.section2_1.gradient_descent_skewed", "step=-0.1", "parameter step must be a finite number in"),
 ])
-def test_bad_slm_parameters_are_refused_in_one_line_before_any_work(tmp_path, claim, assignment, needle):
+def test_bad_slm_parameters_are_refused_in_one_line_before_any_work(
+        cli, assert_refused, tmp_path, claim, assignment, needle):
     store = tmp_path / "s"
     res = cli("check", claim, "--set", assignment, "--scheduler", "serial", "--store", str(store))
     assert_refused(res, needle)
     assert not store.exists()
 
 
-def test_a_non_mip_distribution_with_the_mip_algorithm_is_refused_naming_the_diagonal_free_construction(tmp_path):
+def test_a_non_mip_distribution_with_the_mip_algorithm_is_refused_naming_the_diagonal_free_construction(
+        cli, assert_refused, tmp_path):
     store = tmp_path / "s"
     res = cli("check", "slm.theorem2.linear_rate", "--set", "dist=bernoulli", "--set", "param=0.1", "--scheduler",
               "serial", "--store", str(store))

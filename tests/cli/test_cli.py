@@ -21,26 +21,7 @@ from simverify.cli import _parse_set, keyword_matcher
 from simverify.cli import main as cli_main
 from simverify.executors import ProcessExecutor, SerialExecutor
 from simverify.store import Store
-
-from .signals import sigint_by_default
-
-ROOT = Path(__file__).resolve().parents[1]
-ENV = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims", "PYTHONPATH": str(ROOT)}
-SIMVERIFY = [sys.executable, "-m", "simverify.cli"]
-
-
-def cli(*args, cwd=ROOT, timeout=600, **popen):
-    return subprocess.run([*SIMVERIFY, *args], check=False, capture_output=True, text=True, env=ENV, cwd=cwd,
-                          timeout=timeout, **popen)
-
-
-def assert_refused(res, *needles: str) -> None:
-    """Exit status 2 with exactly one line on stderr naming the problem, and no traceback."""
-    assert res.returncode == 2, (res.stdout, res.stderr)
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("simverify: error: "), res.stderr
-    for needle in needles:
-        assert needle in lines[0]
+from tests.support import ENV, ROOT, SIMVERIFY, sigint_by_default
 
 
 def children(pid: int) -> set[int]:
@@ -66,13 +47,6 @@ def cmdline(pid: int) -> str:
         return ""
 
 
-def wait_for_cell(store: Path, proc: subprocess.Popen, timeout: float = 120) -> None:
-    deadline = time.time() + timeout
-    while not list(store.rglob("cells/*/*.npz")):
-        assert proc.poll() is None and time.time() < deadline, "no cell was stored"
-        time.sleep(0.05)
-
-
 # --- bad input: one line, exit 2, nothing written ---------------------------------------------------
 
 def test_set_values_parse_as_json_else_non_finite_float_else_string():
@@ -86,14 +60,14 @@ def test_set_values_parse_as_json_else_non_finite_float_else_string():
     ("exponent=nan", "'exponent' is not finite"), ("exponent=abc", "--set exponent expects a number"),
     ("exponent=[2,3]", "--set exponent expects a number"), ("x=[]", "--set x expects at least one value"),
     ("n=true", "--set n expects an integer")])
-def test_bad_set_value_is_refused_in_one_line_before_any_work(tmp_path, assignment, needle):
+def test_bad_set_value_is_refused_in_one_line_before_any_work(cli, assert_refused, tmp_path, assignment, needle):
     store = tmp_path / "s"
     res = cli("check", "toy.power", "--set", assignment, "--scheduler", "serial", "--store", str(store))
     assert_refused(res, needle)
     assert not store.exists()
 
 
-def test_unreachable_scheduler_is_refused_within_seconds(tmp_path):
+def test_unreachable_scheduler_is_refused_within_seconds(cli, assert_refused, tmp_path):
     store = tmp_path / "s"
     t0 = time.perf_counter()
     res = cli("check", "toy.power", "--scheduler", "tcp://127.0.0.1:1", "--store", str(store), timeout=60)
@@ -102,7 +76,7 @@ def test_unreachable_scheduler_is_refused_within_seconds(tmp_path):
     assert not store.exists()
 
 
-def test_dask_scheduler_without_dask_asks_to_install_the_extra(tmp_path):
+def test_dask_scheduler_without_dask_asks_to_install_the_extra(assert_refused, tmp_path):
     store = tmp_path / "s"
     hide_dask = ("import sys; sys.modules['distributed'] = sys.modules['dask'] = None; "
                  "from simverify.cli import main; sys.exit(main(sys.argv[1:]))")
@@ -113,7 +87,7 @@ def test_dask_scheduler_without_dask_asks_to_install_the_extra(tmp_path):
     assert not store.exists()
 
 
-def test_store_below_a_regular_file_is_refused_before_any_work(tmp_path):
+def test_store_below_a_regular_file_is_refused_before_any_work(cli, assert_refused, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     res = cli("check", "toy.power", "--scheduler", "serial", "--store", str(blocker / "store"))
@@ -122,7 +96,7 @@ def test_store_below_a_regular_file_is_refused_before_any_work(tmp_path):
 
 
 @pytest.mark.parametrize("command", ["check", "report"])
-def test_report_directory_below_a_regular_file_is_refused_before_any_work(tmp_path, command):
+def test_report_directory_below_a_regular_file_is_refused_before_any_work(cli, assert_refused, tmp_path, command):
     store = tmp_path / "s"
     if command == "report":
         assert cli("check", "toy.power", "--scheduler", "serial", "--store", str(store)).returncode == 0
@@ -136,7 +110,7 @@ def test_report_directory_below_a_regular_file_is_refused_before_any_work(tmp_pa
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
 
 
-def test_read_only_store_is_refused_before_any_work(tmp_path):
+def test_read_only_store_is_refused_before_any_work(cli, assert_refused, tmp_path):
     store = tmp_path / "s"
     store.mkdir()
     store.chmod(0o555)
@@ -157,7 +131,7 @@ def test_read_only_store_is_refused_before_any_work(tmp_path):
 # --- the store ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o027, 0o640)])
-def test_store_files_honour_the_umask(tmp_path, umask, mode):
+def test_store_files_honour_the_umask(cli, tmp_path, umask, mode):
     store = tmp_path / "s"
     res = cli("check", "toy.power", "--scheduler", "serial", "--store", str(store), umask=umask)
     assert res.returncode == 0, res.stderr
@@ -165,7 +139,7 @@ def test_store_files_honour_the_umask(tmp_path, umask, mode):
     assert [oct(stat.S_IMODE(f.stat().st_mode)) for f in files] == [oct(mode)] * 3
 
 
-def test_records_carry_absolute_store_band_and_overrides(tmp_path):
+def test_records_carry_absolute_store_band_and_overrides(cli, tmp_path):
     (tmp_path / "run").mkdir()
     res = cli("check", "toy.power", "--set", "n=4", "--scheduler", "serial", "--store", "rel", "--json",
               cwd=tmp_path / "run")
@@ -177,7 +151,7 @@ def test_records_carry_absolute_store_band_and_overrides(tmp_path):
     assert rec["band"] == pytest.approx([1.9, 2.1])  # PowerLaw slope 2 +- 0.1
 
 
-def test_report_from_another_directory_draws_the_figures(tmp_path):
+def test_report_from_another_directory_draws_the_figures(cli, tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     assert cli("check", "toy.power", "--scheduler", "serial", "--store", "s", cwd=tmp_path / "a").returncode == 0
@@ -190,7 +164,7 @@ def test_report_from_another_directory_draws_the_figures(tmp_path):
 
 # --- reports -----------------------------------------------------------------------------------------
 
-def test_report_names_unreadable_files_and_reports_the_rest(tmp_path):
+def test_report_names_unreadable_files_and_reports_the_rest(cli, tmp_path):
     store, out = tmp_path / "s", tmp_path / "rep"
     assert cli("check", "toy.power", "toy.power~wrong_exponent", "--scheduler", "serial",
                "--store", str(store)).returncode == 0
@@ -219,7 +193,7 @@ def test_report_names_unreadable_files_and_reports_the_rest(tmp_path):
     assert not list(out.rglob(".tmp-*"))  # no temporary left
 
 
-def test_report_of_only_unreadable_results_is_refused_and_writes_nothing(tmp_path):
+def test_report_of_only_unreadable_results_is_refused_and_writes_nothing(cli, assert_refused, tmp_path):
     store, out = tmp_path / "s", tmp_path / "rep"
     (store / "results" / "x").mkdir(parents=True)
     (store / "results" / "x" / "quick-0.json").write_text("garbage")
@@ -253,7 +227,7 @@ def test_pool_gives_workers_cores_per_worker_capped_by_user_numba_threads(monkey
     assert os.environ.get("NUMBA_NUM_THREADS") == user  # the parent's own setting is left as it was
 
 
-def test_workers_and_resource_tracker_exit_when_the_parent_is_killed(tmp_path):
+def test_workers_and_resource_tracker_exit_when_the_parent_is_killed(wait_for_cell, tmp_path):
     store = tmp_path / "s"
     proc = subprocess.Popen([*SIMVERIFY, "check", "toy.slow", "--scheduler", "processes", "--workers", "2",
                              "--store", str(store)], env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL,
@@ -309,7 +283,7 @@ SEEDS = 8
 
 
 @pytest.fixture(scope="module")
-def calibration(tmp_path_factory):
+def calibration(cli, tmp_path_factory):
     store = tmp_path_factory.mktemp("calibrate")
     res = cli("calibrate", *CALIBRATED, "--seeds", str(SEEDS), "--seed", "5", "--json", "--scheduler", "serial",
               "--store", str(store))
@@ -333,7 +307,7 @@ def test_calibrate_counts_no_miss_for_separated_claims_and_some_for_borderline(c
     assert 0 < rows["toy.borderline"]["misses"] < SEEDS
 
 
-def test_calibrate_misses_are_those_of_check_at_each_root_seed(calibration):
+def test_calibrate_misses_are_those_of_check_at_each_root_seed(cli, calibration):
     rows, store = calibration
     misses = dict.fromkeys(CALIBRATED, 0)
     for seed in range(5, 5 + SEEDS):
@@ -351,7 +325,7 @@ def test_calibrate_projects_small_miss_for_separated_claims_and_large_for_border
     assert rows["toy.borderline"]["projected_miss"] > 0.05 and rows["toy.borderline"]["over_goal"]
 
 
-def test_calibrate_saves_no_datasets_or_records(tmp_path):
+def test_calibrate_saves_no_datasets_or_records(cli, tmp_path):
     store = tmp_path / "s"
     res = cli("calibrate", "toy.power", "--seeds", "2", "--json", "--scheduler", "serial", "--store", str(store))
     assert res.returncode == 0, res.stderr
@@ -415,13 +389,13 @@ def test_k_expression_matches_substrings_of_ids_with_not_and_or_parentheses(expr
 
 
 @pytest.mark.parametrize("expr", ["", "power and", "(power", "power)", "power slow", "and power"])
-def test_malformed_k_expression_is_refused_in_one_line_before_any_work(tmp_path, expr):
+def test_malformed_k_expression_is_refused_in_one_line_before_any_work(cli, assert_refused, tmp_path, expr):
     store = tmp_path / "s"
     assert_refused(cli("check", "-k", expr, "--scheduler", "serial", "--store", str(store)), "-k")
     assert not store.exists()
 
 
-def test_k_matching_nothing_is_refused_in_one_line_and_writes_nothing(tmp_path):
+def test_k_matching_nothing_is_refused_in_one_line_and_writes_nothing(cli, assert_refused, tmp_path):
     store = tmp_path / "s"
     res = cli("check", "--paper", "toy", "-k", "no-such-claim", "--scheduler", "serial", "--store", str(store))
     assert_refused(res, "-k 'no-such-claim' matches no claim id")

@@ -2,8 +2,6 @@
 import numpy as np
 import pytest
 
-from .test_cli import assert_refused, cli
-
 
 @pytest.mark.parametrize("claim, assignment, needle", [
     ("andnmf.figure1.and_linear", "D=300", "rank D=300 exceeds min(W, N) = 200"),
@@ -24,7 +22,8 @@ from .test_cli import assert_refused, cli
     ("andnmf.lemma6.decoding_bound", "ell=1.0", "parameter ell must be a finite number in [0, 0.999]"),
     ("andnmf.lemma2.threshold_gain", "chunk=0", "chunk must be a positive integer"),
 ])
-def test_bad_andnmf_parameters_are_refused_in_one_line_before_any_work(tmp_path, claim, assignment, needle):
+def test_bad_andnmf_parameters_are_refused_in_one_line_before_any_work(cli, assert_refused, tmp_path, claim,
+                                                                       assignment, needle):
     store = tmp_path / "s"
     res = cli("check", claim, "--set", assignment, "--scheduler", "serial", "--store", str(store))
     assert_refused(res, needle)
@@ -37,7 +36,7 @@ def test_bad_andnmf_parameters_are_refused_in_one_line_before_any_work(tmp_path,
     ("1 1\n2 2\n3 3\n", "does not have full column rank 2"),
     ("1 0\n0 inf\n1 1\n", "A.txt:2: non-finite entry"),
 ])
-def test_a_malformed_topic_file_is_refused_with_its_line(tmp_path, content, needle):
+def test_a_malformed_topic_file_is_refused_with_its_line(cli, assert_refused, tmp_path, content, needle):
     path = tmp_path / "A.txt"
     path.write_text(content)
     store = tmp_path / "s"
@@ -47,7 +46,7 @@ def test_a_malformed_topic_file_is_refused_with_its_line(tmp_path, content, need
     assert not store.exists()
 
 
-def test_a_topic_file_of_another_shape_is_refused_naming_w_and_d(tmp_path):
+def test_a_topic_file_of_another_shape_is_refused_naming_w_and_d(cli, assert_refused, tmp_path):
     path = tmp_path / "A.txt"
     np.savetxt(path, np.abs(np.random.default_rng(0).standard_normal((30, 4))))
     store = tmp_path / "s"
@@ -57,7 +56,7 @@ def test_a_topic_file_of_another_shape_is_refused_naming_w_and_d(tmp_path):
     assert not store.exists()
 
 
-def test_a_topic_file_with_negative_entries_is_refused_for_multiplicative_updates(tmp_path):
+def test_a_topic_file_with_negative_entries_is_refused_for_multiplicative_updates(cli, assert_refused, tmp_path):
     path = tmp_path / "A.txt"
     np.savetxt(path, np.random.default_rng(1).standard_normal((200, 20)))
     store = tmp_path / "s"

@@ -8,11 +8,10 @@ import os
 import pty
 import subprocess
 import sys
-from pathlib import Path
 
 from simverify import cli, provenance
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims"}
 
 

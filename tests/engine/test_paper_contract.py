@@ -10,7 +10,7 @@ nothing. That holds only if each paper keeps its measures, its sweeps and its cl
 2. every claim's ``Sweep`` is a module-level name of the paper's ``sweeps`` module (``sweeps.py``, or a
    ``<topic>_sweeps.py`` once that passes ~500 lines), a module that declares no claim and defines no measure;
 3. the paper declares a ``Citation``;
-4. ``tests/test_<key>_claims.py`` exists.
+4. ``tests/papers/test_<key>_claims.py`` exists.
 
 Papers are found in the registry (``all_claims(None, controls=True)`` grouped by ``claim.paper``), not listed
 here; the engine tests' toy plugins (modules of this test package, see conftest.py) are fixtures, not papers.
@@ -34,9 +34,9 @@ from simverify import registry, sweep
 from simverify.claims import Claim, Sweep
 from simverify.keys import code_closure, module_source
 from simverify.paper import Paper
+from tests.support import ROOT
 
-TESTS = Path(__file__).resolve().parent
-ROOT = TESTS.parent
+PAPER_TESTS = ROOT / "tests" / "papers"  # each paper's claims test
 # modules that no measure may import (each name covers its submodules): what claims, laws, findings, the report
 # and the CLI are written with, and the engine that plans, runs and stores cells
 ENGINE = ("simverify.claims", "simverify.paper", "simverify.laws", "simverify.registry", "simverify.findings",
@@ -82,7 +82,7 @@ def home(key: str) -> ModuleType:
 def is_fixture(key: str) -> bool:
     """A paper of this test package (the toy plugins of the engine tests): its measures are defined here."""
     files = {getattr(sys.modules.get(c.sweep.measure.__module__), "__file__", None) for c in CLAIMS[key]}
-    return all(f is not None and Path(f).resolve().is_relative_to(TESTS) for f in files)
+    return all(f is not None and Path(f).resolve().is_relative_to(ROOT / "tests") for f in files)
 
 
 PAPERS = sorted(key for key in CLAIMS if not is_fixture(key))
@@ -222,8 +222,8 @@ def test_paper_has_its_claims_test(key):
     path = getattr(home(key), "__file__", None)
     if path is None or not Path(path).resolve().is_relative_to(ROOT):
         pytest.skip(f"paper {key} is a plugin from outside this repository")
-    assert (TESTS / f"test_{key}_claims.py").is_file(), (
-        f"paper {key}: no tests/test_{key}_claims.py (docs/adding-a-paper.md, 'Tests and benchmarks')")
+    assert (PAPER_TESTS / f"test_{key}_claims.py").is_file(), (
+        f"paper {key}: no tests/papers/test_{key}_claims.py (docs/adding-a-paper.md, 'Tests and benchmarks')")
 
 
 @pytest.mark.parametrize("tier", ["quick", "full"])

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 import xarray as xr
 
+from tests.support import ROOT
+
 pytest.importorskip("distributed", reason="Dask distributed is not installed (pip install '.[dask]')")
 
-ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims",
        "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
 DASK = shutil.which("dask") or str(Path(sys.executable).with_name("dask"))
