@@ -17,6 +17,7 @@ from . import stats
 from .findings import LOOSE_KIND, Finding
 from .footprint import Footprint
 from .laws import Law
+from .record import CLAIM_ID
 from .stats import CONFIRMED, REFUTED
 
 TIERS = ("quick", "full")
@@ -166,6 +167,9 @@ class Claim:
     table: PrintedTable | None = None  # the paper's printed numbers, for the report
 
     def __post_init__(self):
+        if not isinstance(self.id, str) or not CLAIM_ID.fullmatch(self.id) or ".." in self.id:
+            raise ValueError(f"claim id {self.id!r}: use letters, digits, '_', '-' and single dots, as "
+                             "'<paper>.<name>' (a control adds '~<name>'); the id names the claim's files")
         if self.expected not in stats.VERDICTS:
             raise ValueError(f"{self.id}: expected must be one of {stats.VERDICTS}")
         if self.control_of is None:
@@ -234,3 +238,15 @@ class Citation:
     def as_record(self) -> dict:
         return {"authors": self.authors, "title": self.title, "venue": self.venue, "year": self.year,
                 "arxiv": self.arxiv, "doi": self.doi, "text": str(self)}
+
+
+def __getattr__(name: str):
+    """``from simverify.claims import Paper``, as plugins and scaffolds written before Paper moved to
+    simverify.paper do: still served, with a DeprecationWarning naming the new place."""
+    if name == "Paper":
+        import importlib
+        import warnings
+        warnings.warn("simverify.claims.Paper moved to simverify.paper.Paper; import it from there",
+                      DeprecationWarning, stacklevel=2)
+        return importlib.import_module(f"{__package__}.paper").Paper
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,6 +8,8 @@ newer version than this code reads is refused, naming both versions. :class:`Ver
 from __future__ import annotations
 
 import json
+import re
+from numbers import Real
 from typing import Any, TypedDict
 
 import numpy as np
@@ -56,10 +58,47 @@ class VerdictRecord(TypedDict, total=False):
     table: dict | None
 
 
-# the fields a record must hold, and their types, for a report, a comparison or a calibration to use it
-REQUIRED = {"id": str, "paper": str, "item": str, "tier": str, "verdict": str, "expected": str, "law": str,
-            "claimed": str, "statement": str, "estimate": (int, float, type(None)), "ci": list}
+# a claim id: "<paper>.<name>" or "<paper>.<name>~<control>"; it names files and pages, so never a path
+CLAIM_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*(~[A-Za-z0-9_.\-]+)?")
+
+
+def _number(v) -> bool:
+    return isinstance(v, Real) and not isinstance(v, bool)
+
+
+def _numbers(n: int):
+    return lambda v: isinstance(v, list) and len(v) == n and all(_number(x) for x in v)
+
+
+def _optional(kind):
+    return lambda v: v is None or kind(v)
+
+
+# the fields a record must hold, with what each must be, for a report, a comparison or a calibration to use it
+REQUIRED = {"id": lambda v: isinstance(v, str) and bool(CLAIM_ID.fullmatch(v)) and ".." not in v,
+            **{k: str for k in ("paper", "item", "tier", "verdict", "expected", "law", "claimed", "statement")},
+            "estimate": _optional(_number), "ci": _numbers(2)}
+# fields a record may lack (or hold None), checked when present: what the report reads from them
+OPTIONAL = {"band": _numbers(2), "run": dict, "overrides": dict, "detail": dict, "finding": dict, "table": dict,
+            "provenance": dict, "citation": dict, "law_digest": str,
+            "order": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2 ** 31,
+            "control_of": str, "run_key": str, "finished": str, "erratum": str, "advice": str,
+            "replicates": lambda v: isinstance(v, int) and not isinstance(v, bool),
+            "confidence_level": _number}
 _UPGRADE_1 = {"law_digest": None, "order": None}  # what version 2 added; unknown for a version-1 record
+
+
+def _fits(kind, value) -> bool:
+    return isinstance(value, kind) if isinstance(kind, type) else bool(kind(value))
+
+
+def _shown(value) -> str:
+    """A bad value for a one-line message: its repr, cut to 40 characters."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def problem(rec: Any) -> str | None:
@@ -68,14 +107,17 @@ def problem(rec: Any) -> str | None:
         return "not a verdict record"
     version = rec.get("record_version", 1)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        return f"malformed record (record_version {version!r})"
+        return f"malformed record (record_version {_shown(version)})"
     if version > RECORD_VERSION:
-        return f"a record of version {version}; this simverify reads versions up to {RECORD_VERSION}"
+        return f"a record of version {_shown(version)}; this simverify reads versions up to {RECORD_VERSION}"
     for name, kind in REQUIRED.items():
-        if not isinstance(rec.get(name), kind) or isinstance(rec.get(name), bool):
-            return f"malformed record (field {name!r} missing or not {getattr(kind, '__name__', 'a number')})"
-    if len(rec["ci"]) != 2:
-        return "malformed record (field 'ci' is not a pair)"
+        if name not in rec:
+            return f"malformed record (field {name!r} missing)"
+        if not _fits(kind, rec[name]):
+            return f"malformed record (field {name!r} is {_shown(rec[name])})"
+    for name, kind in OPTIONAL.items():
+        if rec.get(name) is not None and not _fits(kind, rec[name]):
+            return f"malformed record (field {name!r} is {_shown(rec[name])})"
     return None
 
 

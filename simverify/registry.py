@@ -66,6 +66,8 @@ def load() -> None:
                 raise  # the plugin exists but one of its own imports is missing
             raise ValueError(f"cannot import claim plugin {name!r} (from SIMVERIFY_PLUGINS or the "
                              f"'simverify.claims' entry points): no module {exc.name!r}") from None
+        except ImportError as exc:  # the plugin imports a name its simverify does not have
+            raise ValueError(f"cannot import claim plugin {name!r}: {' '.join(str(exc).split())}") from None
     _LOADED = True
 
 

@@ -16,19 +16,19 @@ from pathlib import Path
 from string import Template
 
 INIT = '''\
-"""$doc_title (paper key ``$key``).
+"""$doc_title
 
-Written by ``simverify new-paper``: the contract's shape with one placeholder claim that holds (the mean of n
-standard normals is off by about n^(-1/2)) and its negative control. Replace, in this order: the citation below,
-the measure (``measures.py``), the sweep (``sweeps.py``), the claim and its control (``claims.py``); keep
-``PARAMETERS``, ``validate`` and ``footprint`` in step with the measure's parameters. The recipe: simverify's
-docs/adding-a-paper.md.
+Paper key ``$key``, written by ``simverify new-paper``: the contract's shape with one
+placeholder claim that holds (the mean of n standard normals is off by about n^(-1/2)) and its negative
+control. Replace, in this order: the citation below, the measure (``measures.py``), the sweep
+(``sweeps.py``), the claim and its control (``claims.py``); keep ``PARAMETERS``, ``validate`` and
+``footprint`` in step with the measure's parameters. The recipe: simverify's docs/adding-a-paper.md.
 """
 from __future__ import annotations
 
 from simverify.claims import Citation
-from simverify.paper import Paper
 from simverify.footprint import Footprint, size
+from simverify.paper import Paper
 from simverify.parameters import OneOrList
 from simverify.validation import Integer
 
@@ -50,16 +50,18 @@ def footprint(p: dict) -> Footprint:
 
 # A placeholder that is a valid Citation: replace authors, title, venue and year; add arxiv="..." or doi="...".
 CITATION = Citation("A. Author, B. Author", "The title of the paper (placeholder)", "Venue (placeholder)", $year)
-PAPER = Paper("$key", TITLE, CITATION, validate=validate, footprint=footprint, parameters=PARAMETERS)
+PAPER = Paper("$key", TITLE, CITATION, validate=validate, footprint=footprint,
+              parameters=PARAMETERS)
 
 # Importing the claim modules registers their claims (they use PAPER): one module per section of the paper.
 from . import claims  # noqa: E402, F401
 '''
 
 MEASURES = '''\
-"""The measures of paper ``$key``: module-level functions ``measure(seed, **params) -> {output: value}`` composing
-generators, solvers and metrics only. Keep claims, laws and the registry out of this module: a cell's cache key
-hashes the source of this module and of what it imports, so only a change of code recomputes its cells."""
+"""The measures of paper ``$key``: module-level functions
+``measure(seed, **params) -> {output: value}`` composing generators, solvers and metrics only. Keep claims,
+laws and the registry out of this module: a cell's cache key hashes the source of this module and of what it
+imports, so only a change of code recomputes its cells."""
 from __future__ import annotations
 
 import numpy as np
@@ -75,8 +77,8 @@ def measure_mean_error(seed: np.random.SeedSequence, *, n: int, batches: int = 1
 '''
 
 SWEEPS = '''\
-"""The simulations of paper ``$key``: one Sweep per simulation, its measure and its grid per tier. Claims
-sharing a Sweep are judged on the same cached cells."""
+"""The simulations of paper ``$key``: one Sweep per simulation, its measure and its grid per tier.
+Claims sharing a Sweep are judged on the same cached cells."""
 from __future__ import annotations
 
 from simverify.claims import Grid, Sweep, Tier
@@ -91,7 +93,8 @@ MEAN_ERROR = Sweep("$key.mean_error", ms.measure_mean_error, {
 '''
 
 CLAIMS = '''\
-"""The claims of paper ``$key`` (one module per section of the paper: rename this one after its section)."""
+"""The claims of paper ``$key`` (one module per section of the paper: rename this one after its
+section)."""
 from __future__ import annotations
 
 from simverify.claims import Control
@@ -114,13 +117,18 @@ TESTS_INIT = '''\
 '''
 
 TEST = '''\
-"""Paper ``$key``: every claim and control of the quick tier, run together as ``simverify check --paper $key``
-does, reaches its expected verdict; the measure and the validation behave."""
+"""Paper ``$key``: every claim and control of the quick tier, run together as
+``simverify check --paper $key`` does, reaches its expected verdict; the measure and the validation
+behave."""
 from __future__ import annotations
+
+import numpy as np
+import pytest
 
 from simverify import registry, runner
 from simverify.executors import SerialExecutor
 from simverify.store import Store
+from simverify.sweep import plan
 
 from .. import PAPER, measures
 
@@ -133,14 +141,11 @@ def test_quick_tier_every_verdict_as_expected(tmp_path):
 
 
 def test_measure_mean_error_is_about_n_to_the_minus_half():
-    import numpy as np
     out = measures.measure_mean_error(np.random.SeedSequence(0), n=400, batches=400)
     assert abs(out["rmse"] * 400 ** 0.5 - 1) < 0.2
 
 
 def test_a_size_outside_the_model_is_refused_at_plan():
-    import pytest
-    from simverify.sweep import plan
     with pytest.raises(ValueError, match="parameter batches must be a positive integer, got 0"):
         plan(registry.all_claims(PAPER.key)[0], "quick", overrides={"batches": 0})
 '''

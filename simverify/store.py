@@ -301,29 +301,33 @@ def _calibration_row(r) -> bool:
             and count(r.get("misses")) and count(r.get("runs")))
 
 
-def merge_calibration(*sources: list[dict]) -> list[dict]:
+def merge_calibration(*sources: list[dict], fallback: Callable[[str], int | None] | None = None) -> list[dict]:
     """One row per (claim, tier): the latest by ``date`` (a later source wins a tie), in the claims' registration
-    order when calibrated (each row's ``order``; rows without one after the others, by id)."""
+    order when calibrated (each row's ``order``; for a row without one, ``fallback(id)`` if given; rows with
+    neither after the others, by id)."""
     merged: dict[tuple[str, str], dict] = {}
     for rows in sources:
         for r in rows:
             key = (r["id"], r["tier"])
             if key not in merged or str(r.get("date", "")) >= str(merged[key].get("date", "")):
                 merged[key] = r
-    return sorted(merged.values(), key=lambda r: (_order(r), r["id"], r["tier"]))
+    return sorted(merged.values(), key=lambda r: (_order(r, fallback), r["id"], r["tier"]))
 
 
-def save_calibration_file(path: str | os.PathLike, rows: list[dict]) -> Path:
+def save_calibration_file(path: str | os.PathLike, rows: list[dict],
+                          fallback: Callable[[str], int | None] | None = None) -> Path:
     """Merge ``rows`` (each stamped with its tier, seeds, alpha, date and commit) into the calibration file
-    at ``path`` (created if absent; ValueError when it exists but is not one), atomically."""
+    at ``path`` (created if absent; ValueError when it exists but is not one), atomically, in the order of
+    ``merge_calibration`` (``fallback``: the position of a row written without ``order``)."""
     path = Path(path)
     old = read_calibration_file(path) if path.exists() else []
-    text = json.dumps(merge_calibration(old, rows), indent=1, default=json_default)
+    text = json.dumps(merge_calibration(old, rows, fallback=fallback), indent=1, default=json_default)
     atomic_write(path, lambda tmp: Path(tmp).write_text(text + "\n"))
     return path
 
 
-def select_rows(records: list[dict], tier: str | None = None) -> list[dict]:
+def select_rows(records: list[dict], tier: str | None = None,
+                fallback: Callable[[str], int | None] | None = None) -> list[dict]:
     """One record per (claim, tier): the latest run at the tier's own settings (no ``--set``, no
     ``--replicates``) if there is one, else the latest run; ``tier`` keeps that tier only.
     Ordered as ``claim_order``."""
@@ -335,17 +339,18 @@ def select_rows(records: list[dict], tier: str | None = None) -> list[dict]:
         old = chosen.get(key)
         if old is None or _preference(rec) > _preference(old):
             chosen[key] = rec
-    return claim_order(list(chosen.values()))
+    return claim_order(list(chosen.values()), fallback)
 
 
-def claim_order(rows: list[dict]) -> list[dict]:
-    """Rows by paper, then claims in the order they were registered when judged (each record's ``order``;
-    records without one after the others, by id), then tier; each claim's controls right after its row of the
-    same tier (a control without that row stands in the claims' order). The store alone decides it."""
+def claim_order(rows: list[dict], fallback: Callable[[str], int | None] | None = None) -> list[dict]:
+    """Rows by paper, then claims in the order they were registered when judged (each record's ``order``; for a
+    record without one, ``fallback(id)`` if given; records with neither after the others, by id), then tier;
+    each claim's controls right after its row of the same tier (a control without that row stands in the claims'
+    order)."""
     present = {(r["id"], r["tier"]) for r in rows}
 
     def rank(r: dict) -> tuple:
-        return (str(r.get("paper") or ""), _order(r), r["id"], r["tier"])
+        return (str(r.get("paper") or ""), _order(r, fallback), r["id"], r["tier"])
 
     def nested(r: dict) -> bool:
         return bool(r.get("control_of")) and (r["control_of"], r["tier"]) in present
@@ -359,10 +364,14 @@ def claim_order(rows: list[dict]) -> list[dict]:
     return out
 
 
-def _order(row: dict) -> float:
-    """A record's or calibration row's stored registration order (inf when it has none)."""
+def _order(row: dict, fallback: Callable[[str], int | None] | None = None) -> float:
+    """A record's or calibration row's stored registration order, else ``fallback(id)``, else inf."""
+    def valid(v) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= 0
     order = row.get("order")
-    return order if isinstance(order, int) and not isinstance(order, bool) else math.inf
+    if not valid(order) and fallback is not None:
+        order = fallback(row["id"])
+    return order if valid(order) else math.inf
 
 
 def _preference(rec: dict) -> tuple[bool, str]:

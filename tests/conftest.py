@@ -3,7 +3,8 @@ import os
 import pytest
 from hypothesis import settings
 
-settings.register_profile("ci", derandomize=True, deadline=None, max_examples=25)
+# derandomized, so no example database (it would be a .hypothesis/ directory wherever pytest is started)
+settings.register_profile("ci", derandomize=True, deadline=None, max_examples=25, database=None)
 settings.load_profile("ci")
 os.environ.setdefault("SIMVERIFY_PLUGINS", "tests.toy_claims")
 

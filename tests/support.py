@@ -1,6 +1,6 @@
 """What the tests share that is not a fixture: the project's paths, the environment a CLI subprocess runs in, and the
 helpers behind the fixtures of ``conftest.py`` (``cli``, ``assert_refused``, ``wait_for_cell``). Test modules take
-those as fixtures; only constants are imported from here."""
+those as fixtures and import from here only constants and ``sigint_by_default`` (a ``preexec_fn``, not a fixture)."""
 from __future__ import annotations
 
 import os

@@ -5,7 +5,7 @@ import json
 import os
 import sys
 
-from .. import runner
+from .. import registry, runner
 from ..store import check_writable_file
 from .check import _prepare
 from .common import _refused
@@ -42,7 +42,8 @@ def cmd_calibrate(args) -> int:
     if args.out:
         from ..store import save_calibration_file
         stamped = store.read_calibration(args.tier)
-        save_calibration_file(args.out, [stamped[r["id"]] for r in rows if r["id"] in stamped])
+        save_calibration_file(args.out, [stamped[r["id"]] for r in rows if r["id"] in stamped],
+                              fallback=registry.position)  # rows written before they carried their order
     if args.json:
         print(json.dumps(rows, indent=1))
     else:

@@ -22,6 +22,8 @@ from .. import registry, scaffold
 from ..exceptions import UsageError
 
 _KEY = re.compile(r"[a-z][a-z0-9_]*\Z")
+MAX_KEY = 24  # a claim id, a file name and a line of the written package hold it
+MAX_TITLE = 100  # the written package's lines stay within the project's 120 characters
 
 
 def add_parser(sub, fmt) -> None:
@@ -31,10 +33,12 @@ def add_parser(sub, fmt) -> None:
                          description="Write DIR/KEY/: __init__.py, measures.py, sweeps.py, claims.py and "
                                      "tests/test_KEY_claims.py, a paper package whose quick tier passes at once "
                                      "(docs/adding-a-paper.md). Nothing is overwritten.")
-    np_.add_argument("key", metavar="KEY", help="the paper key and package name: a lowercase Python identifier")
+    np_.add_argument("key", metavar="KEY", help="the paper key and package name: a lowercase Python identifier "
+                                                f"of at most {MAX_KEY} characters")
     np_.add_argument("--dir", default=".", help="directory to write the package KEY/ into")
     np_.add_argument("--title", metavar="TEXT",
-                     help="the paper's short title, e.g. 'Doe (2024), A Bound' (default: a placeholder)")
+                     help=f"the paper's short title (at most {MAX_TITLE} characters), e.g. 'Doe (2024), A Bound' "
+                          "(default: a placeholder)")
     np_.set_defaults(fn=cmd_new_paper)
 
 
@@ -42,6 +46,8 @@ def check_key(key: str) -> None:
     """Refuse a key that cannot name both a paper and a Python package."""
     if not _KEY.match(key):
         raise UsageError(f"paper key {key!r} must be a lowercase Python identifier: a-z first, then a-z, 0-9, _")
+    if len(key) > MAX_KEY:
+        raise UsageError(f"paper key {key[:MAX_KEY]}... is {len(key)} characters; use at most {MAX_KEY}")
     if keyword.iskeyword(key):
         raise UsageError(f"paper key {key!r} is a Python keyword; it cannot name a package")
 
@@ -52,6 +58,8 @@ def check_title(title: str | None, key: str) -> str:
         return scaffold.default_title(key)
     if not title.strip() or not title.isprintable():
         raise UsageError("--title must be one line of printable text")
+    if len(title.strip()) > MAX_TITLE:
+        raise UsageError(f"--title is {len(title.strip())} characters; a short title has at most {MAX_TITLE}")
     return title.strip()
 
 

@@ -52,7 +52,17 @@ def readable_rows(store: Store, tier: str | None) -> tuple[list[dict], list[dict
     store.check_compatible()
     found, unreadable = store.read_results()  # each record checked and upgraded (simverify.record)
     records = [rec for _, rec in found]
-    return select_rows(records, tier), records, unreadable
+    return select_rows(records, tier, registered_position), records, unreadable
+
+
+def registered_position(claim_id: str) -> int | None:
+    """Where a claim stands among those registered now: the order of records written before they stored their
+    own (record version 1); None when unknown or when a plugin fails to load (a report never stops for it)."""
+    from .. import registry
+    try:
+        return registry.position(claim_id)
+    except Exception:
+        return None
 
 
 def load_baseline(path: str | Path | Store, tier: str | None = None) -> tuple[list[dict], str]:
@@ -73,10 +83,13 @@ def load_baseline(path: str | Path | Store, tier: str | None = None) -> tuple[li
         raise ValueError(f"--compare: {file} cannot be read: {' '.join(str(exc).split())}") from None
     if not isinstance(found, list):
         raise ValueError(f"--compare: {file} is not a list of verdict records")
-    readable = [verdict_record.upgrade(r) for r in found if verdict_record.problem(r) is None]
+    problems = [verdict_record.problem(r) for r in found]
+    readable = [verdict_record.upgrade(r) for r, why in zip(found, problems) if why is None]
     rows = [r for r in readable if tier is None or r["tier"] == tier]
     if not rows:
-        raise ValueError(f"--compare: {file} holds no readable verdict record{f' of tier {tier}' if tier else ''}")
+        first = next((why for why in problems if why), None)
+        raise ValueError(f"--compare: {file} holds no readable verdict record{f' of tier {tier}' if tier else ''}"
+                         f"{f' (the first: {first})' if first else ''}")
     return rows, f"report {file}{_left_out(len(found) - len(readable))}"
 
 
@@ -122,7 +135,8 @@ def calibration_for(rows: list[dict], store: Store, extra: list[dict] = ()) -> l
     """The calibration rows of the claims shown, at their tiers: the store's and ``extra``'s (the latest
     row per claim and tier, by date)."""
     shown = {(r["id"], r["tier"]) for r in rows}
-    return [c for c in merge_calibration(store.read_all_calibration(), list(extra)) if (c["id"], c["tier"]) in shown]
+    return [c for c in merge_calibration(store.read_all_calibration(), list(extra), fallback=registered_position)
+            if (c["id"], c["tier"]) in shown]
 
 
 def build(store: Store, tier: str | None = None, compare_with: str | Path | Store | None = None,
@@ -134,6 +148,10 @@ def build(store: Store, tier: str | None = None, compare_with: str | Path | Stor
     rows = shown if rows is None else rows
     if not rows:
         which = f" of tier {tier}" if tier else ""
+        if unreadable:  # say why, not "run check": the files may be of a newer simverify
+            path, why = unreadable[0]
+            raise NoResults(f"no readable results{which} in store {store.root}: {len(unreadable)} file(s) cannot "
+                            f"be used, the first {path.name}: {why}")
         raise NoResults(f"no readable results{which} in store {store.root}; run 'simverify check' first")
     comparison = None
     if compare_with is not None:
@@ -197,6 +215,19 @@ def _suite_run(rec: dict, checks: int, alpha: float) -> bool:
             and run.get("alpha") == alpha and run.get("checks") == checks)
 
 
+def _stale_figures(out: Path, files: dict) -> list[Path]:
+    """Remove the figure an earlier report left in ``out`` for a claim this report shows without one (its law
+    changed, or it can no longer be drawn), so no page's neighbour shows a figure of another verdict."""
+    removed = []
+    for rel in files:
+        if rel.startswith("claims/") and rel.endswith(".html"):
+            figure = out / "figures" / f"{rel[len('claims/'):-len('.html')]}.png"
+            if figure.relative_to(out).as_posix() not in files and figure.is_file():
+                figure.unlink()
+                removed.append(figure)
+    return removed
+
+
 def reference_dir() -> Path:
     """``reports/quick`` of the source checkout this simverify runs from; ValueError outside a checkout."""
     from ..provenance import _git
@@ -239,7 +270,7 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
     files, unreadable, comparison = build(store, tier, compare, extra, with_data, rows)
     for rel, content in files.items():
         atomic_write(out / rel, _writer(content))
-    removed = []
+    removed = _stale_figures(out, files)
     if reference:
         for sub in SITE_DIRS:
             for path in sorted((out / sub).rglob("*")) if (out / sub).is_dir() else []:

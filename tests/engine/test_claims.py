@@ -139,3 +139,15 @@ def test_claim_whose_sweep_lacks_a_tier_is_rejected():
 def test_claim_with_unknown_expected_verdict_is_rejected():
     with pytest.raises(ValueError, match="expected must be one of"):
         Claim("demo.c", "demo", expected="MAYBE", controls=(NEGATIVE,), **FIELDS)
+
+
+@pytest.mark.parametrize("bad", ["../../evil", "demo/x", "demo..x", ".demo", "demo x", "demo.x~", ""])
+def test_a_claim_id_that_could_name_a_path_is_refused(bad):
+    with pytest.raises(ValueError, match="the id names the claim's files"):
+        Claim(id=bad, paper="demo", controls=(NEGATIVE,), **FIELDS)
+
+
+def test_paper_imported_from_its_old_place_is_the_same_class_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match="moved to simverify.paper"):
+        from simverify.claims import Paper as OldPaper
+    assert OldPaper is Paper

@@ -244,6 +244,16 @@ def test_list_and_report(cli, tmp_path):
     assert "| toy | Toy 1 |" in (tmp_path / "rep" / "report.md").read_text()
 
 
+def test_a_plugin_importing_a_name_simverify_lacks_is_refused_in_one_line(tmp_path):
+    (tmp_path / "oldplugin.py").write_text("from simverify.claims import NoSuchName\n")
+    env = {**ENV, "SIMVERIFY_PLUGINS": "oldplugin", "PYTHONPATH": f"{tmp_path}:{ROOT}"}
+    res = subprocess.run([sys.executable, "-m", "simverify.cli", "list"], check=False, capture_output=True, text=True,
+                         cwd=ROOT, env=env, timeout=120)
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert res.stderr.startswith("simverify: error: cannot import claim plugin 'oldplugin': cannot import name "
+                                 "'NoSuchName' from 'simverify.claims'"), res.stderr
+
+
 def test_unknown_plugin_module_is_a_clear_usage_error():
     res = subprocess.run([sys.executable, "-m", "simverify.cli", "list"], check=False, capture_output=True, text=True,
                          cwd=ROOT, env={**ENV, "SIMVERIFY_PLUGINS": "no_such_plugin_module"}, timeout=120)

@@ -17,6 +17,7 @@ import pytest
 from simverify.cli import main
 from simverify.cli import new_paper as cli_new_paper
 from simverify.keys import code_closure
+from tests.support import ROOT
 
 KEY = "sixthpaper"
 FILES = {"__init__.py", "measures.py", "sweeps.py", "claims.py", "tests/__init__.py", f"tests/test_{KEY}_claims.py"}
@@ -54,6 +55,15 @@ def test_writes_the_contracts_files_and_prints_the_next_steps(generated):
     assert f"SIMVERIFY_PLUGINS={KEY} simverify check --paper {KEY}" in printed
     assert f'[project.entry-points."simverify.claims"] {KEY} = "{KEY}"' in printed
     assert 'TITLE = \'Doe (2026), "A Sixth Paper"\'' in (parent / KEY / "__init__.py").read_text()
+
+
+def test_the_written_package_passes_the_projects_lint_even_at_the_longest_key_and_title(generated, tmp_path):
+    parent, _ = generated
+    longest = "k" * cli_new_paper.MAX_KEY
+    assert main(["new-paper", longest, "--dir", str(tmp_path), "--title", "T" * cli_new_paper.MAX_TITLE]) == 0
+    res = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--config", str(ROOT / "pyproject.toml"),
+                          str(parent / KEY), str(tmp_path / longest)], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
 
 
 def test_the_measure_module_imports_no_engine_module(generated, monkeypatch):

@@ -78,6 +78,11 @@ def test_rows_follow_paper_and_the_stored_claim_order_with_controls_after_their_
         ("toy.power", "quick"), ("toy.power~wrong_exponent", "quick"),
         ("toy.aa_old", "quick"), ("toy.zz_old", "quick")]
     assert [r["id"] for r in select_rows(records, tier="full")] == ["toy.power", "toy.power~wrong_exponent"]
+    # records written before they stored their order (version 1) take it from a fallback when one is given
+    fallback = {"toy.zz_old": 1, "toy.aa_old": 5}.get
+    assert [r["id"] for r in select_rows(records, fallback=fallback) if r["tier"] == "quick"] == [
+        "other.claim", "toy.slow", "toy.slow~tight", "toy.zz_old", "toy.power", "toy.power~wrong_exponent",
+        "toy.aa_old"]
 
 
 def test_every_run_is_kept_and_rows_prefer_the_run_without_overrides(tmp_path):

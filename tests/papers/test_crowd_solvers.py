@@ -336,3 +336,10 @@ def test_minimax_entropy_posteriors_equal_a_naive_reference():
     np.add.at(log_q, item, log_p[np.arange(n), :, label])
     q = np.exp(log_q - log_q.max(axis=1, keepdims=True))
     assert np.allclose(class_posteriors(sigma, tau, item, worker, label, N), q / q.sum(axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("tie", ["yes", None, 1, [1]])
+def test_example_answers_refuses_a_tie_that_is_not_a_bool(tie):
+    from simverify.solvers.crowd.estimators import example_answers
+    with pytest.raises(TypeError, match="tie must be True or False"):
+        example_answers(tie=tie)

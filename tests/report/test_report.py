@@ -259,6 +259,36 @@ def test_a_version_1_record_without_law_digest_or_order_is_still_drawn_and_liste
     assert "toy.power" in (tmp_path / "site" / "index.html").read_text()
 
 
+def test_a_figure_left_by_an_earlier_report_is_removed_when_the_claim_is_now_shown_without_one(run, tmp_path):
+    root, store = run
+    write_report(store, tmp_path / "site")
+    assert (tmp_path / "site" / "figures" / "toy.power.png").exists()
+    copy = _copy_store(store, tmp_path / "s")
+    _edit_record(copy, "toy.power", lambda r: r.update(law_digest="0" * 16))  # judged by another law
+    report = write_report(copy, tmp_path / "site")
+    assert not (tmp_path / "site" / "figures" / "toy.power.png").exists()
+    assert report.removed == [tmp_path / "site" / "figures" / "toy.power.png"]
+    assert (tmp_path / "site" / "figures" / "toy.power~wrong_exponent.png").exists()
+
+
+def test_a_store_of_only_newer_records_says_why_it_has_no_readable_results(run, tmp_path):
+    root, store = run
+    copy = _copy_store(store, tmp_path / "s")
+    for claim_id in TOY:
+        _edit_record(copy, claim_id, lambda r: r.update(record_version=99))
+    with pytest.raises(NoResults, match=r"cannot be used, the first .*: a record of version 99; this simverify reads"):
+        write_report(copy, tmp_path / "site")
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_results_json_of_only_newer_records_is_refused_as_a_baseline_naming_why(run, tmp_path):
+    root, store = run
+    records = [dict(r, record_version=99) for _, r in store.read_results()[0]]
+    (tmp_path / "results.json").write_text(json.dumps(records))
+    with pytest.raises(ValueError, match="holds no readable verdict record .the first: a record of version 99"):
+        report_module.load_baseline(tmp_path / "results.json")
+
+
 def test_record_without_run_or_provenance_shows_not_recorded(run):
     root, store = run
     rec = next(r for _, r in store.read_results()[0] if r["id"] == "toy.power")

@@ -15,5 +15,7 @@ def example_answers(tie: bool = False) -> pd.DataFrame:
     >>> example_answers().groupby("task")["label"].agg("".join).tolist()
     ['yyyn', 'nnny', 'yyyy', 'nnnn', 'yyyy', 'nnnn']
     """
+    if not isinstance(tie, bool):
+        raise TypeError(f"example_answers: tie must be True or False, got {tie!r}")
     labels = LABELS[:20] + list("nnyy" if tie else "nnnn")
     return pd.DataFrame({"task": TASKS, "worker": WORKERS, "label": labels})
