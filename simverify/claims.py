@@ -17,7 +17,7 @@ from . import stats
 from .findings import LOOSE_KIND, Finding
 from .footprint import Footprint
 from .laws import Law
-from .record import CLAIM_ID
+from .record import is_claim_id
 from .stats import CONFIRMED, REFUTED
 
 TIERS = ("quick", "full")
@@ -167,7 +167,7 @@ class Claim:
     table: PrintedTable | None = None  # the paper's printed numbers, for the report
 
     def __post_init__(self):
-        if not isinstance(self.id, str) or not CLAIM_ID.fullmatch(self.id) or ".." in self.id:
+        if not is_claim_id(self.id):
             raise ValueError(f"claim id {self.id!r}: use letters, digits, '_', '-' and single dots, as "
                              "'<paper>.<name>' (a control adds '~<name>'); the id names the claim's files")
         if self.expected not in stats.VERDICTS:

@@ -7,11 +7,10 @@ import ast
 import functools
 import hashlib
 import importlib.util
-import inspect
 import json
 import math
 import os
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Any
@@ -129,33 +128,3 @@ def file_hash(path: str | os.PathLike) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
-
-
-def declaration_digest(obj: Any) -> str:
-    """16 hex digits naming a declared object (a claim's law): its class and that class's module source, and its
-    fields, callables by their source text. Equal digests: the same declaration (a report draws a verdict's
-    figure only with the law that judged it); an edit of the class's module or of a field changes it."""
-    return digest(_declared(obj), 8)
-
-
-def _declared(value: Any) -> Any:
-    """JSON-able description of a declaration (see declaration_digest)."""
-    if is_dataclass(value) and not isinstance(value, type):
-        cls = type(value)
-        source = module_source(cls.__module__)
-        return {"class": f"{cls.__module__}.{cls.__qualname__}", "module": source.hash if source else None,
-                "fields": {f.name: _declared(getattr(value, f.name)) for f in fields(value)}}
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return repr(value)  # nan and inf too
-    if isinstance(value, (list, tuple)):
-        return [_declared(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _declared(v) for k, v in value.items()}
-    if callable(value):
-        try:
-            return inspect.cleandoc(inspect.getsource(value))
-        except (OSError, TypeError):
-            return getattr(value, "__qualname__", repr(value))
-    return repr(value)

@@ -26,8 +26,8 @@ class VerdictRecord(TypedDict, total=False):
     statement: str
     formula: str
     law: str  # the law's kind (PowerLaw, Bound, ...)
-    law_digest: str | None  # keys.law_digest of the law that judged it: the report draws only with that law
-    order: int | None  # the claim's position among the registered claims when it was judged (report order)
+    law_digest: str | None  # declaration_digest of the law that judged it: the report draws only with that law
+    order: int | None  # the claim's position among its paper's registered claims when judged (report order)
     verdict: str  # CONFIRMED, REFUTED or INCONCLUSIVE
     expected: str
     outcome: str  # findings.outcome: what the verdict means for the paper (REPRODUCED, ERRATUM, ...)
@@ -62,6 +62,16 @@ class VerdictRecord(TypedDict, total=False):
 CLAIM_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*(~[A-Za-z0-9_.\-]+)?")
 
 
+def is_claim_id(value) -> bool:
+    """``value`` can be a claim id (CLAIM_ID, no '..')."""
+    return isinstance(value, str) and bool(CLAIM_ID.fullmatch(value)) and ".." not in value
+
+
+def is_order(value) -> bool:
+    """``value`` can be a record's ``order``: an int in [0, 2^31)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2 ** 31
+
+
 def _number(v) -> bool:
     return isinstance(v, Real) and not isinstance(v, bool)
 
@@ -75,13 +85,13 @@ def _optional(kind):
 
 
 # the fields a record must hold, with what each must be, for a report, a comparison or a calibration to use it
-REQUIRED = {"id": lambda v: isinstance(v, str) and bool(CLAIM_ID.fullmatch(v)) and ".." not in v,
+REQUIRED = {"id": is_claim_id,
             **{k: str for k in ("paper", "item", "tier", "verdict", "expected", "law", "claimed", "statement")},
             "estimate": _optional(_number), "ci": _numbers(2)}
 # fields a record may lack (or hold None), checked when present: what the report reads from them
 OPTIONAL = {"band": _numbers(2), "run": dict, "overrides": dict, "detail": dict, "finding": dict, "table": dict,
             "provenance": dict, "citation": dict, "law_digest": str,
-            "order": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2 ** 31,
+            "order": is_order,
             "control_of": str, "run_key": str, "finished": str, "erratum": str, "advice": str,
             "replicates": lambda v: isinstance(v, int) and not isinstance(v, bool),
             "confidence_level": _number}
@@ -123,9 +133,8 @@ def problem(rec: Any) -> str | None:
 
 def upgrade(rec: dict) -> VerdictRecord:
     """The record at RECORD_VERSION: a version-1 record gains the fields added since, as unknown."""
-    if rec.get("record_version", 1) < 2:
-        rec = {"record_version": RECORD_VERSION, **_UPGRADE_1, **rec}
-        rec["record_version"] = RECORD_VERSION
+    if rec.get("record_version", 1) < 2:  # each version's step in turn, so a later one chains after it
+        rec = {**_UPGRADE_1, **rec, "record_version": 2}
     return rec  # type: ignore[return-value]
 
 

@@ -66,7 +66,10 @@ def load() -> None:
                 raise  # the plugin exists but one of its own imports is missing
             raise ValueError(f"cannot import claim plugin {name!r} (from SIMVERIFY_PLUGINS or the "
                              f"'simverify.claims' entry points): no module {exc.name!r}") from None
-        except ImportError as exc:  # the plugin imports a name its simverify does not have
+        except ImportError as exc:
+            if not (exc.name or "").startswith("simverify"):
+                raise  # the plugin's own import failed (a broken dependency): its traceback says where
+            # the plugin imports a name this simverify does not have (written for another version)
             raise ValueError(f"cannot import claim plugin {name!r}: {' '.join(str(exc).split())}") from None
     _LOADED = True
 
@@ -81,12 +84,13 @@ def get(claim_id: str) -> Claim:
 
 
 def position(claim_id: str) -> int | None:
-    """Where a claim (or control) stands among the registered ones, in registration order (None if unknown)."""
+    """Where a claim (or control) stands among its paper's registered claims and controls, in registration order
+    (None if unknown): claims of other papers registering more or fewer never move it."""
     load()
-    for i, cid in enumerate(_CLAIMS):
-        if cid == claim_id:
-            return i
-    return None
+    claim = _CLAIMS.get(claim_id)
+    if claim is None:
+        return None
+    return [c.id for c in _CLAIMS.values() if c.paper == claim.paper].index(claim_id)
 
 
 def all_claims(paper: str | None = None, controls: bool = True) -> list[Claim]:

@@ -13,6 +13,7 @@ import numpy as np
 from . import findings, keys, registry, stats, sweep
 from .assemble import assemble
 from .claims import Claim
+from .declaration import declaration_digest
 from .provenance import provenance
 from .record import RECORD_VERSION, VerdictRecord
 from .store import Store
@@ -43,7 +44,7 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
     return {
         "record_version": RECORD_VERSION,
         "id": claim.id, "paper": claim.paper, "item": claim.item, "statement": claim.statement,
-        "formula": claim.formula, "law": claim.law.kind, "law_digest": keys.declaration_digest(claim.law),
+        "formula": claim.formula, "law": claim.law.kind, "law_digest": declaration_digest(claim.law),
         "order": registry.position(claim.id), "verdict": result.verdict, "expected": claim.expected,
         "estimate": result.estimate, "ci": [float(result.ci[0]), float(result.ci[1])], "claimed": result.claimed,
         "band": [float(band[0]), float(band[1])],

@@ -124,7 +124,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from simverify import registry, runner
 from simverify.executors import SerialExecutor
 from simverify.store import Store
@@ -166,7 +165,7 @@ def default_title(key: str) -> str:
     return f"{key}: a new paper (placeholder title)"
 
 
-def _docstring_text(text: str) -> str:
+def docstring_text(text: str) -> str:
     """``text`` safe inside a triple-quoted docstring (backslashes and quotes escaped)."""
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
@@ -174,7 +173,7 @@ def _docstring_text(text: str) -> str:
 def render(key: str, title: str, year: int | None = None) -> dict[str, str]:
     """{path relative to the parent directory: file text} of the package ``key`` titled ``title``; ``year`` is the
     citation placeholder's year (default: this year)."""
-    values = {"key": key, "title": repr(title), "doc_title": _docstring_text(title),
+    values = {"key": key, "title": repr(title), "doc_title": docstring_text(title),
               "year": str(year or datetime.date.today().year)}
     return {Template(path).substitute(values): Template(text).substitute(values) for path, text in FILES.items()}
 

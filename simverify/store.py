@@ -30,7 +30,7 @@ import numpy as np
 
 from . import record as verdict_record
 from .exceptions import IncompatibleStore
-from .record import VerdictRecord, json_default
+from .record import VerdictRecord, is_order, json_default
 
 DEFAULT_STORE = "simverify-store"
 FORMAT = 2  # the store layout this code reads and writes
@@ -311,7 +311,7 @@ def merge_calibration(*sources: list[dict], fallback: Callable[[str], int | None
             key = (r["id"], r["tier"])
             if key not in merged or str(r.get("date", "")) >= str(merged[key].get("date", "")):
                 merged[key] = r
-    return sorted(merged.values(), key=lambda r: (_order(r, fallback), r["id"], r["tier"]))
+    return sorted(merged.values(), key=lambda r: (_paper_of(r["id"]), _order(r, fallback), r["id"], r["tier"]))
 
 
 def save_calibration_file(path: str | os.PathLike, rows: list[dict],
@@ -364,14 +364,17 @@ def claim_order(rows: list[dict], fallback: Callable[[str], int | None] | None =
     return out
 
 
+def _paper_of(claim_id: str) -> str:
+    """The paper key of a claim id ("<paper>.<name>")."""
+    return claim_id.partition(".")[0]
+
+
 def _order(row: dict, fallback: Callable[[str], int | None] | None = None) -> float:
     """A record's or calibration row's stored registration order, else ``fallback(id)``, else inf."""
-    def valid(v) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool) and v >= 0
     order = row.get("order")
-    if not valid(order) and fallback is not None:
+    if not is_order(order) and fallback is not None:
         order = fallback(row["id"])
-    return order if valid(order) else math.inf
+    return order if is_order(order) else math.inf
 
 
 def _preference(rec: dict) -> tuple[bool, str]:

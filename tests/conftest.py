@@ -42,6 +42,6 @@ def assert_refused():
 
 @pytest.fixture(scope="session")
 def wait_for_cell():
-    """wait_for_cell(store, proc): return once the running ``proc`` stored a cell under ``store``."""
+    """wait_for_cell(store, proc, count=1): return once the running ``proc`` stored ``count`` cells under ``store``."""
     from .support import wait_for_cell as wait
     return wait

@@ -32,10 +32,10 @@ def assert_refused(res, *needles: str) -> None:
         assert needle in lines[0]
 
 
-def wait_for_cell(store: Path, proc: subprocess.Popen, timeout: float = 120) -> None:
-    """Return once the run ``proc`` stored a cell under ``store``; fail if it ended or stalled first."""
+def wait_for_cell(store: Path, proc: subprocess.Popen, timeout: float = 120, count: int = 1) -> None:
+    """Return once the run ``proc`` stored ``count`` cells under ``store``; fail if it ended or stalled first."""
     deadline = time.time() + timeout
-    while not list(Path(store).rglob("cells/*/*.npz")):
+    while len(list(Path(store).rglob("cells/*/*.npz"))) < count:
         assert proc.poll() is None and time.time() < deadline, "the run ended or stalled before storing a cell"
         time.sleep(0.05)
 

@@ -12,6 +12,7 @@ from ..exceptions import UsageError
 from ..executors import check_scheduler, make_executor
 from ..findings import as_expected
 from ..footprint import MAX_RUN_TASKS, check_tasks, check_workers
+from ..record import json_default
 from ..store import Store, check_writable
 from .common import _controls_not_run, _controls_note, _note, _parse_set, _refused, _select, keyword_matcher
 from .plan import last_failed, plan_cost, print_plan, run_setting, save_last_failed, save_timings
@@ -136,7 +137,7 @@ def cmd_check(args) -> int:
     report = _report(store, args.report, args.tier) if args.report else None
     wall = time.perf_counter() - t0
     if args.json:
-        print(json.dumps(records, indent=1, default=float))
+        print(json.dumps(records, indent=1, default=json_default))  # the verdict records (simverify.record)
     else:
         reporter.finish(records, wall, not_run=len(claims) - len(records))
     if report is not None:

@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 import sys
+import unicodedata
 from collections.abc import Iterator
 from importlib.machinery import PathFinder
 from pathlib import Path
@@ -58,9 +59,17 @@ def check_title(title: str | None, key: str) -> str:
         return scaffold.default_title(key)
     if not title.strip() or not title.isprintable():
         raise UsageError("--title must be one line of printable text")
-    if len(title.strip()) > MAX_TITLE:
-        raise UsageError(f"--title is {len(title.strip())} characters; a short title has at most {MAX_TITLE}")
-    return title.strip()
+    title = title.strip()
+    width = max(_columns(repr(title)) - 2, _columns(scaffold.docstring_text(title)))  # as the package writes it
+    if width > MAX_TITLE:
+        raise UsageError(f"--title takes {width} columns as written in Python (a backslash or quote counts twice, a "
+                         f"wide character twice); a short title has at most {MAX_TITLE}")
+    return title
+
+
+def _columns(text: str) -> int:
+    """The columns ``text`` takes in a line, as a linter counts them (East Asian wide characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def check_dir(directory: str) -> Path:

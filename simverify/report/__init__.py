@@ -176,7 +176,8 @@ def build(store: Store, tier: str | None = None, compare_with: str | Path | Stor
     said = comparison.summary() if comparison else ""
     files["index.html"] = index(rows, by_id, changed, unreadable, said).encode()
     files["report.md"] = markdown(rows, unreadable, changed, said).encode()
-    files["results.json"] = json.dumps([public(r) for r in rows], indent=1, default=str).encode()
+    records = [public(r) for r in rows]
+    files["results.json"] = json.dumps(records, indent=1, default=verdict_record.json_default).encode()
     if calibrated:
         files["calibration.json"] = (json.dumps(calibrated, indent=1, default=str) + "\n").encode()
     return files, unreadable, comparison

@@ -13,8 +13,8 @@ import xarray as xr
 from PIL import Image
 
 from .. import registry
+from ..declaration import declaration_digest
 from ..exceptions import UnreadableFile
-from ..keys import declaration_digest
 from ..store import Store
 from .evidence import draw_evidence, drawer_for
 

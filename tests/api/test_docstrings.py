@@ -15,10 +15,9 @@ import pytest
 from simverify.solvers import bitsubspace, factorization_machine, nmf, nmf_examples, nmf_sklearn
 from simverify.solvers.crowd import estimators
 
-# the crowd estimators are one per module (crowd-kit's convention): every module of that package, examples included
+# the crowd estimators are one per module (crowd-kit's convention): every module of that package
 CROWD = [importlib.import_module(f"{estimators.__name__}.{m.name}") for m in pkgutil.iter_modules(estimators.__path__)]
-MODULES = [*CROWD, nmf, nmf_sklearn, factorization_machine, bitsubspace]
-EXAMPLE_DATA = [CROWD[[m.__name__ for m in CROWD].index(f"{estimators.__name__}.examples")], nmf_examples]
+EXAMPLE_DATA = [importlib.import_module(f"{estimators.__name__}.examples"), nmf_examples]
 # what discovery must find at least (a guard against it finding nothing); new public estimators join automatically
 KNOWN = {"MajorityVote", "DawidSkene", "SymNMF", "DesSymNMF", "RobSymNMF", "MultiSPA", "CNMF", "SpectralDS",
          "MinimaxEntropy", "KOS", "GhoshSVD", "EigenRatio", "AND", "MultiplicativeUpdate", "HALS", "ANLS",
@@ -34,6 +33,8 @@ def public_estimators(module) -> list[type]:
             and (hasattr(cls, "fit") or hasattr(cls, "partial_fit"))]
 
 
+# the modules defining public estimators (the crowd package's _base and examples define none)
+MODULES = [m for m in (*CROWD, nmf, nmf_sklearn, factorization_machine, bitsubspace) if public_estimators(m)]
 ALL = [cls for module in MODULES for cls in public_estimators(module)]
 
 

@@ -206,7 +206,7 @@ def test_report_of_only_unreadable_results_is_refused_and_writes_nothing(cli, as
 # --- process pool --------------------------------------------------------------------------------------
 
 def numba_threads_of_worker(_task) -> str:
-    """Runs in a pool worker (imported there as tests.test_cli)."""
+    """Runs in a pool worker (imported there as tests.cli.test_cli)."""
     return os.environ["NUMBA_NUM_THREADS"]
 
 

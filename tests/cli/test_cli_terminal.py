@@ -10,9 +10,7 @@ import subprocess
 import sys
 
 from simverify import cli, provenance
-from tests.support import ROOT
-
-ENV = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims"}
+from tests.support import ENV, ROOT
 
 
 def run(*args, env=None, **kw):

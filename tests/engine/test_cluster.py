@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 import xarray as xr
 
+from tests.support import ENV as SUPPORT_ENV
 from tests.support import ROOT
 
 pytest.importorskip("distributed", reason="Dask distributed is not installed (pip install '.[dask]')")
 
-ENV = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims",
-       "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+ENV = {**SUPPORT_ENV, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
 DASK = shutil.which("dask") or str(Path(sys.executable).with_name("dask"))
 CLAIM = ["toy.slow", "--replicates", "4"]  # 48 cells of 0.25 s each
 

@@ -5,7 +5,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -20,7 +19,7 @@ from simverify.store import Store
 from tests.support import ENV, ROOT, sigint_by_default
 
 
-def test_band_verdicts():
+def test_band_verdict_is_confirmed_inside_refuted_outside_and_inconclusive_straddling_or_nan():
     assert stats.band_verdict(0.1, 0.2, 0, 1) == stats.CONFIRMED
     assert stats.band_verdict(1.1, 1.2, 0, 1) == stats.REFUTED
     assert stats.band_verdict(0.9, 1.2, 0, 1) == stats.INCONCLUSIVE
@@ -103,7 +102,7 @@ def test_executors_give_identical_datasets(tmp_path):
         xr.testing.assert_identical(ds.drop_attrs(), dss[0].drop_attrs())
 
 
-def test_dask_scheduler_address(cli, tmp_path):
+def test_check_through_a_dask_scheduler_address_reaches_the_toy_verdict(cli, tmp_path):
     from dask.distributed import LocalCluster
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
@@ -180,13 +179,6 @@ def test_corrupt_cache_file_is_recomputed(tmp_path):
     xr.testing.assert_identical(first.drop_attrs(), again.drop_attrs())
 
 
-def _wait_for_cells(store, proc, count):
-    deadline = time.time() + 120
-    while len(list(store.rglob("cells/*/*.npz"))) < count:
-        assert proc.poll() is None and time.time() < deadline, "the run stored too few cells"
-        time.sleep(0.05)
-
-
 def _resume_matches_uninterrupted(cli, a, b):
     """Rerun in store a (its stored cells reused untouched) and run afresh in b: identical Datasets."""
     kept = {p: p.stat().st_mtime_ns for p in a.rglob("cells/*/*.npz")}
@@ -199,12 +191,12 @@ def _resume_matches_uninterrupted(cli, a, b):
     xr.testing.assert_identical(ds_a.drop_attrs(), ds_b.drop_attrs())
 
 
-def test_killed_check_resumes_to_identical_dataset(cli, tmp_path):
+def test_killed_check_resumes_to_identical_dataset(cli, wait_for_cell, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     proc = subprocess.Popen([sys.executable, "-m", "simverify.cli", "check", "toy.slow", "--store", str(a),
                              "--scheduler", "serial"], env=ENV, cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
-    _wait_for_cells(a, proc, 4)
+    wait_for_cell(a, proc, count=4)
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
     partial = len(list(a.rglob("cells/*/*.npz")))
@@ -212,14 +204,14 @@ def test_killed_check_resumes_to_identical_dataset(cli, tmp_path):
     _resume_matches_uninterrupted(cli, a, b)
 
 
-def test_interrupted_check_exits_130_in_one_line_leaves_no_temporaries_and_resumes(cli, tmp_path):
+def test_interrupted_check_exits_130_in_one_line_leaves_no_temporaries_and_resumes(cli, wait_for_cell, tmp_path):
     """Ctrl-C (SIGINT to the whole process group, workers included) during a process-pool run."""
     a, b = tmp_path / "a", tmp_path / "b"
     proc = subprocess.Popen([sys.executable, "-m", "simverify.cli", "check", "toy.slow", "--store", str(a),
                              "--scheduler", "processes", "--workers", "2"], env=ENV, cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=sigint_by_default)
-    _wait_for_cells(a, proc, 1)
+    wait_for_cell(a, proc)
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
@@ -229,7 +221,7 @@ def test_interrupted_check_exits_130_in_one_line_leaves_no_temporaries_and_resum
     _resume_matches_uninterrupted(cli, a, b)
 
 
-def test_list_and_report(cli, tmp_path):
+def test_list_names_claims_and_controls_and_report_writes_a_self_contained_site(cli, tmp_path):
     r = cli("list", "--json")
     rows = json.loads(r.stdout)
     ids = {x["id"] for x in rows}

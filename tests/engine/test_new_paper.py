@@ -61,9 +61,21 @@ def test_the_written_package_passes_the_projects_lint_even_at_the_longest_key_an
     parent, _ = generated
     longest = "k" * cli_new_paper.MAX_KEY
     assert main(["new-paper", longest, "--dir", str(tmp_path), "--title", "T" * cli_new_paper.MAX_TITLE]) == 0
-    res = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--config", str(ROOT / "pyproject.toml"),
-                          str(parent / KEY), str(tmp_path / longest)], capture_output=True, text=True)
-    assert res.returncode == 0, res.stdout + res.stderr
+    for cwd in (parent, tmp_path):  # from the package's parent, as its author lints it (simverify third-party)
+        res = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--config",
+                              str(ROOT / "pyproject.toml"), "."], capture_output=True, text=True, cwd=cwd)
+        assert res.returncode == 0, res.stdout + res.stderr
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["k" * 25], "is 25 characters; use at most 24"),
+    (["mykey", "--title", "T" * 101], "--title takes 101 columns"),
+    (["mykey", "--title", "\\" * 60], "--title takes 120 columns"),
+    (["mykey", "--title", "\u4e2d" * 51], "--title takes 102 columns"),
+])
+def test_a_key_or_title_too_long_for_the_written_lines_is_refused(args, needle, tmp_path, capsys):
+    assert main(["new-paper", *args, "--dir", str(tmp_path)]) == 2
+    assert needle in capsys.readouterr().err and not any(tmp_path.iterdir())
 
 
 def test_the_measure_module_imports_no_engine_module(generated, monkeypatch):

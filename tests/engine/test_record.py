@@ -4,8 +4,8 @@ import json
 import pytest
 
 from simverify import record, registry, runner
+from simverify.declaration import declaration_digest
 from simverify.executors import SerialExecutor
-from simverify.keys import declaration_digest
 from simverify.store import Store
 
 
@@ -68,3 +68,37 @@ def test_the_declaration_digest_follows_a_laws_fields_and_not_its_identity():
     law = registry.get("toy.power").law
     assert declaration_digest(law) == declaration_digest(replace(law))
     assert declaration_digest(law) != declaration_digest(replace(law, lower=law.lower + 1, upper=law.upper + 1))
+
+
+def _power(exponent):
+    return lambda ds: ds["y"] ** exponent  # the same source text for every exponent: only the closure differs
+
+
+def test_the_declaration_digest_sees_what_a_closure_captured_a_partials_arguments_and_defaults():
+    import functools
+
+    def with_default(ds, k=1.0):
+        return ds["y"] * k
+    assert declaration_digest(_power(3.0)) == declaration_digest(_power(3.0))
+    assert declaration_digest(_power(3.0)) != declaration_digest(_power(2.5))
+    assert declaration_digest(functools.partial(max, 1)) != declaration_digest(functools.partial(max, 2))
+    assert declaration_digest({3, 1, 2}) == declaration_digest({2, 3, 1})
+    with_default.__defaults__ = (2.0,)
+    assert declaration_digest(with_default) != declaration_digest(lambda ds, k=1.0: ds["y"] * k)
+
+
+def test_an_object_without_a_stable_description_has_no_digest_rather_than_one_per_process():
+    assert declaration_digest(object()) is None
+
+
+def test_every_registered_laws_digest_is_the_same_in_another_process_with_another_hash_seed():
+    import subprocess
+    import sys
+
+    from tests.support import ENV, ROOT
+    code = ("import json; from simverify import registry; from simverify.declaration import declaration_digest; "
+            "print(json.dumps({c.id: declaration_digest(c.law) for c in registry.all_claims(None)}))")
+    digests = [json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                         cwd=ROOT, env={**ENV, "PYTHONHASHSEED": seed}).stdout) for seed in "12"]
+    assert digests[0] == digests[1] and len(digests[0]) > 300
+    assert None not in digests[0].values()

@@ -104,14 +104,15 @@ def _console(args: list[str], tmp_path: Path) -> subprocess.Popen:
 
 @pytest.mark.parametrize("sig, code, word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
 @pytest.mark.parametrize("when", ["starting", "mid-run"])
-def test_sigint_or_sigterm_at_start_or_mid_run_ends_in_one_line_with_130_or_143(tmp_path, sig, code, word, when):
+def test_sigint_or_sigterm_at_start_or_mid_run_ends_in_one_line_with_130_or_143(
+        wait_for_cell, tmp_path, sig, code, word, when):
     store = tmp_path / "s"
     # 12 cells x 2 replicates of 1 s on 2 workers: the run lasts >= 12 s after its first stored cell
     proc = _console(["check", "toy.slow", "--set", "sleep=1.0", "--workers", "2", "--store", str(store)], tmp_path)
     if when == "starting":
         time.sleep(0.2)
     else:  # signal once a cell is stored, so the run is certainly under way, however fast the host
-        _wait_for_a_stored_cell(store, proc)
+        wait_for_cell(store, proc, timeout=60)
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == code, err
@@ -121,18 +122,11 @@ def test_sigint_or_sigterm_at_start_or_mid_run_ends_in_one_line_with_130_or_143(
         assert not store.exists()
 
 
-def _wait_for_a_stored_cell(store: Path, proc: subprocess.Popen, timeout: float = 60.0) -> None:
-    deadline = time.time() + timeout
-    while not list(store.rglob("cells/*/*.npz")):
-        assert proc.poll() is None and time.time() < deadline, "the run ended or stalled before storing a cell"
-        time.sleep(0.1)
-
-
-def test_a_killed_worker_ends_the_run_in_one_line_and_a_rerun_would_compute_only_the_rest(cli, tmp_path):
+def test_a_killed_worker_ends_the_run_in_one_line_and_a_rerun_would_compute_only_the_rest(wait_for_cell, cli, tmp_path):
     store = tmp_path / "s"
     slow = ["toy.slow", "--set", "sleep=1.0", "--store", str(store)]  # 12 cells x 2 replicates of 1 s on 2 workers
     proc = _console(["check", *slow, "--workers", "2"], tmp_path)
-    _wait_for_a_stored_cell(store, proc)
+    wait_for_cell(store, proc, timeout=60)
     workers = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
     killed = [int(w) for w in workers if "spawn_main" in Path(f"/proc/{w}/cmdline").read_text(errors="replace")]
     assert killed, workers

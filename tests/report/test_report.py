@@ -256,7 +256,8 @@ def test_a_version_1_record_without_law_digest_or_order_is_still_drawn_and_liste
     _edit_record(copy, "toy.power", lambda r: [r.pop(k) for k in strip])
     write_report(copy, tmp_path / "site")
     assert (tmp_path / "site" / "figures" / "toy.power.png").exists()
-    assert "toy.power" in (tmp_path / "site" / "index.html").read_text()
+    assert "claims/toy.power.html" in (tmp_path / "site" / "index.html").read_text()
+    assert [r["id"] for r in json.loads((tmp_path / "site" / "results.json").read_text())] == TOY  # in order
 
 
 def test_a_figure_left_by_an_earlier_report_is_removed_when_the_claim_is_now_shown_without_one(run, tmp_path):
