@@ -45,3 +45,16 @@ def wait_for_cell():
     """wait_for_cell(store, proc, count=1): return once the running ``proc`` stored ``count`` cells under ``store``."""
     from .support import wait_for_cell as wait
     return wait
+
+
+@pytest.fixture
+def check_refused_at_plan(cli, assert_refused, tmp_path):
+    """check_refused_at_plan(args, *needles): ``simverify check ARGS --scheduler serial --store S`` is refused in one
+    line naming each needle, exit 2, and the store S is never created (nothing was run or written)."""
+    def check(args: list[str], *needles: str):
+        store = tmp_path / "refused-store"
+        res = cli("check", *args, "--scheduler", "serial", "--store", str(store))
+        assert_refused(res, *needles)
+        assert not store.exists()
+        return res
+    return check

@@ -22,12 +22,9 @@ import pytest
     ("andnmf.lemma6.decoding_bound", "ell=1.0", "parameter ell must be a finite number in [0, 0.999]"),
     ("andnmf.lemma2.threshold_gain", "chunk=0", "chunk must be a positive integer"),
 ])
-def test_bad_andnmf_parameters_are_refused_in_one_line_before_any_work(cli, assert_refused, tmp_path, claim,
-                                                                       assignment, needle):
-    store = tmp_path / "s"
-    res = cli("check", claim, "--set", assignment, "--scheduler", "serial", "--store", str(store))
-    assert_refused(res, needle)
-    assert not store.exists()
+def test_bad_andnmf_parameters_are_refused_in_one_line_before_any_work(
+        check_refused_at_plan, tmp_path, claim, assignment, needle):
+    check_refused_at_plan([claim, "--set", assignment], needle)
 
 
 @pytest.mark.parametrize("content, needle", [
@@ -36,31 +33,22 @@ def test_bad_andnmf_parameters_are_refused_in_one_line_before_any_work(cli, asse
     ("1 1\n2 2\n3 3\n", "does not have full column rank 2"),
     ("1 0\n0 inf\n1 1\n", "A.txt:2: non-finite entry"),
 ])
-def test_a_malformed_topic_file_is_refused_with_its_line(cli, assert_refused, tmp_path, content, needle):
+def test_a_malformed_topic_file_is_refused_with_its_line(check_refused_at_plan, tmp_path, content, needle):
     path = tmp_path / "A.txt"
     path.write_text(content)
-    store = tmp_path / "s"
-    res = cli("check", "andnmf.figure1.and_linear", "--set", f"topic_file={path}", "--set", "W=3", "--set", "D=2",
-              "--scheduler", "serial", "--store", str(store))
-    assert_refused(res, needle)
-    assert not store.exists()
+    check_refused_at_plan(["andnmf.figure1.and_linear", "--set", f"topic_file={path}", "--set", "W=3", "--set",
+                           "D=2"], needle)
 
 
-def test_a_topic_file_of_another_shape_is_refused_naming_w_and_d(cli, assert_refused, tmp_path):
+def test_a_topic_file_of_another_shape_is_refused_naming_w_and_d(check_refused_at_plan, tmp_path):
     path = tmp_path / "A.txt"
     np.savetxt(path, np.abs(np.random.default_rng(0).standard_normal((30, 4))))
-    store = tmp_path / "s"
-    res = cli("check", "andnmf.figure1.and_linear", "--set", f"topic_file={path}", "--scheduler", "serial",
-              "--store", str(store))
-    assert_refused(res, "A* is 30 x 4; set W=30 and D=4")
-    assert not store.exists()
+    check_refused_at_plan(["andnmf.figure1.and_linear", "--set", f"topic_file={path}"],
+                          "A* is 30 x 4; set W=30 and D=4")
 
 
-def test_a_topic_file_with_negative_entries_is_refused_for_multiplicative_updates(cli, assert_refused, tmp_path):
+def test_a_topic_file_with_negative_entries_is_refused_for_multiplicative_updates(check_refused_at_plan, tmp_path):
     path = tmp_path / "A.txt"
     np.savetxt(path, np.random.default_rng(1).standard_normal((200, 20)))
-    store = tmp_path / "s"
-    res = cli("check", "andnmf.figure1.mu_sublinear", "--set", f"topic_file={path}", "--scheduler", "serial",
-              "--store", str(store))
-    assert_refused(res, "solver mu needs non-negative data", "the topic file")
-    assert not store.exists()
+    check_refused_at_plan(["andnmf.figure1.mu_sublinear", "--set", f"topic_file={path}"],
+                          "solver mu needs non-negative data", "the topic file")

@@ -58,11 +58,8 @@ def test_set_values_parse_as_json_else_non_finite_float_else_string():
     ("exponent=nan", "'exponent' is not finite"), ("exponent=abc", "--set exponent expects a number"),
     ("exponent=[2,3]", "--set exponent expects a number"), ("x=[]", "--set x expects at least one value"),
     ("n=true", "--set n expects an integer")])
-def test_bad_set_value_is_refused_in_one_line_before_any_work(cli, assert_refused, tmp_path, assignment, needle):
-    store = tmp_path / "s"
-    res = cli("check", "toy.power", "--set", assignment, "--scheduler", "serial", "--store", str(store))
-    assert_refused(res, needle)
-    assert not store.exists()
+def test_bad_set_value_is_refused_in_one_line_before_any_work(check_refused_at_plan, tmp_path, assignment, needle):
+    check_refused_at_plan(["toy.power", "--set", assignment], needle)
 
 
 def test_unreachable_scheduler_is_refused_within_seconds(cli, assert_refused, tmp_path):

@@ -30,17 +30,12 @@ def test_k_expression_matches_substrings_of_ids_with_not_and_or_parentheses(expr
 
 
 @pytest.mark.parametrize("expr", ["", "power and", "(power", "power)", "power slow", "and power"])
-def test_malformed_k_expression_is_refused_in_one_line_before_any_work(cli, assert_refused, tmp_path, expr):
-    store = tmp_path / "s"
-    assert_refused(cli("check", "-k", expr, "--scheduler", "serial", "--store", str(store)), "-k")
-    assert not store.exists()
+def test_malformed_k_expression_is_refused_in_one_line_before_any_work(check_refused_at_plan, tmp_path, expr):
+    check_refused_at_plan(["-k", expr], "-k")
 
 
-def test_k_matching_nothing_is_refused_in_one_line_and_writes_nothing(cli, assert_refused, tmp_path):
-    store = tmp_path / "s"
-    res = cli("check", "--paper", "toy", "-k", "no-such-claim", "--scheduler", "serial", "--store", str(store))
-    assert_refused(res, "-k 'no-such-claim' matches no claim id")
-    assert not store.exists()
+def test_k_matching_nothing_is_refused_in_one_line_and_writes_nothing(check_refused_at_plan, tmp_path):
+    check_refused_at_plan(["--paper", "toy", "-k", "no-such-claim"], "-k 'no-such-claim' matches no claim id")
 
 
 def test_k_alone_selects_among_all_claims_and_list_takes_it_too(tmp_path, capsys):

@@ -117,12 +117,8 @@ def test_a_truth_file_with_the_snow_format_is_refused(cli, assert_refused):
     ("crowd.figure3.shifted_relu_faster_noisy", "snr_db=1000", "parameter snr_db must be"),
 ])
 def test_bad_crowd_claim_parameters_are_refused_in_one_line_with_exit_2_and_no_store(
-        cli, assert_refused, tmp_path, claim, assignment, needle):
-    store = tmp_path / "s"
-    res = cli("check", claim, "--set", assignment.replace("{dir}", str(tmp_path)), "--scheduler", "serial",
-              "--store", str(store))
-    assert_refused(res, needle)
-    assert not store.exists()
+        check_refused_at_plan, tmp_path, claim, assignment, needle):
+    check_refused_at_plan([claim, "--set", assignment.replace("{dir}", str(tmp_path))], needle)
 
 
 @pytest.mark.parametrize("claim, files, needle", [

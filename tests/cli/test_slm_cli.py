@@ -15,17 +15,11 @@ import pytest
     ("slm.section2_1.gradient_descent_skewed", "step=-0.1", "parameter step must be a finite number in"),
 ])
 def test_bad_slm_parameters_are_refused_in_one_line_before_any_work(
-        cli, assert_refused, tmp_path, claim, assignment, needle):
-    store = tmp_path / "s"
-    res = cli("check", claim, "--set", assignment, "--scheduler", "serial", "--store", str(store))
-    assert_refused(res, needle)
-    assert not store.exists()
+        check_refused_at_plan, tmp_path, claim, assignment, needle):
+    check_refused_at_plan([claim, "--set", assignment], needle)
 
 
 def test_a_non_mip_distribution_with_the_mip_algorithm_is_refused_naming_the_diagonal_free_construction(
-        cli, assert_refused, tmp_path):
-    store = tmp_path / "s"
-    res = cli("check", "slm.theorem2.linear_rate", "--set", "dist=bernoulli", "--set", "param=0.1", "--scheduler",
-              "serial", "--store", str(store))
-    assert_refused(res, "bernoulli(0.1) is not tau-MIP", "diag_free=true")
-    assert not store.exists()
+        check_refused_at_plan, tmp_path):
+    check_refused_at_plan(["slm.theorem2.linear_rate", "--set", "dist=bernoulli", "--set", "param=0.1"],
+                          "bernoulli(0.1) is not tau-MIP", "diag_free=true")

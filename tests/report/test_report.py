@@ -108,35 +108,30 @@ def test_markdown_escapes_pipes_in_cells_and_marks_controls():
     assert "\\|rhs\\|" in rows[0] and "↳ control `p.a~c`" in rows[1]
 
 
-def test_markdown_lists_items_a_reported_paper_does_not_reproduce_and_skips_other_papers():
-    from simverify import registry
-    registry.register_not_checked("p", {"Table 9": "the data is private"})
-    registry.register_not_checked("other", {"Table 1": "never shown"})
-    try:
-        rec = {"id": "p.a", "paper": "p", "item": "Lemma", "law": "Bound", "claimed": "x", "estimate": 1.0,
-               "ci": [0.9, 1.1], "band": [0, 1], "verdict": "CONFIRMED", "expected": "CONFIRMED", "tier": "quick"}
-        md = markdown([rec])
-        assert "## Items not checked" in md and "- **p**, Table 9: the data is private" in md
-        assert "never shown" not in md
-    finally:
-        registry.register_not_checked("p", {})
-        registry.register_not_checked("other", {})
-
-
-def test_paper_page_lists_the_items_its_paper_does_not_reproduce_and_no_others():
-    from simverify.report.site import paper_page
+@pytest.fixture
+def not_checked(monkeypatch):
+    """Papers p and other declare items no claim checks (p's reason holds markup); restored after the test."""
+    monkeypatch.setattr(registry, "_NOT_CHECKED", dict(registry._NOT_CHECKED))
     registry.register_not_checked("p", {"Table 9": "the data is <private>"})
     registry.register_not_checked("other", {"Table 1": "never shown"})
-    try:
-        rec = {"id": "p.a", "paper": "p", "item": "Lemma", "law": "Bound", "claimed": "x", "estimate": 1.0,
-               "statement": "s", "ci": [0.9, 1.1], "band": [0, 1], "verdict": "CONFIRMED", "expected": "CONFIRMED",
-               "tier": "quick"}
-        html_text = paper_page("p", [rec], {})
-        assert "<h2>Items not checked</h2>" in html_text and "<b>Table 9</b>: the data is &lt;private&gt;" in html_text
-        assert "never shown" not in html_text
-    finally:
-        registry.register_not_checked("p", {})
-        registry.register_not_checked("other", {})
+
+
+def test_markdown_lists_items_a_reported_paper_does_not_reproduce_and_skips_other_papers(not_checked):
+    rec = {"id": "p.a", "paper": "p", "item": "Lemma", "law": "Bound", "claimed": "x", "estimate": 1.0,
+           "ci": [0.9, 1.1], "band": [0, 1], "verdict": "CONFIRMED", "expected": "CONFIRMED", "tier": "quick"}
+    md = markdown([rec])
+    assert "## Items not checked" in md and "- **p**, Table 9: the data is <private>" in md
+    assert "never shown" not in md
+
+
+def test_paper_page_lists_the_items_its_paper_does_not_reproduce_and_no_others(not_checked):
+    from simverify.report.site import paper_page
+    rec = {"id": "p.a", "paper": "p", "item": "Lemma", "law": "Bound", "claimed": "x", "estimate": 1.0,
+           "statement": "s", "ci": [0.9, 1.1], "band": [0, 1], "verdict": "CONFIRMED", "expected": "CONFIRMED",
+           "tier": "quick"}
+    html_text = paper_page("p", [rec], {})
+    assert "<h2>Items not checked</h2>" in html_text and "<b>Table 9</b>: the data is &lt;private&gt;" in html_text
+    assert "never shown" not in html_text
 
 
 def test_compare_flags_a_verdict_change_and_a_shift_beyond_both_intervals_and_counts_the_rest():
