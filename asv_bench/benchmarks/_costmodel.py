@@ -4,9 +4,10 @@ Goals are ratios within one run, never absolute times: fractions of a cost-model
 (track_fraction_of_limit_*: limit time / measured time, 1.0 means the kernel runs at the limit)
 and speedups over the NumPy reference (paired time_ours_* / time_numpy_* benchmarks).
 The model's rates are measured here on the running machine:
-- normal generation by the RNG kernels, ns per normal, on 1 thread and on all Numba threads: ``rng`` (PCG64
-  streams, Numba's Generator.standard_normal; bitsubspace, onebit) and ``ziggurat`` (xoshiro256++ streams, the
-  block ziggurat; slm's instance stream);
+- normal generation, ns per normal, on 1 thread and on all Numba threads: ``normal_*`` by ``kernels.streams``
+  (xoshiro256++ streams, the block ziggurat: every paper's kernels draw with it) and ``pcg64_*`` by the sampler the
+  project used before (``rng.pcg64_standard_normal``, Numba's Generator.standard_normal on PCG64), measured beside
+  it in the same run;
 - single-thread dgemm, flops/s, NumPy with BLAS pinned to one thread at the surrogate's chunk
   shape (2048 x 100)^T (2048 x 100).
 Limits: surrogate = 2 m n normals at the all-thread RNG rate + 2 m n^2 flops at the dgemm rate
@@ -16,9 +17,8 @@ one thread) = 2 n normals + 8 n r + 16 n + 2 n r (r + 2) + 10 (r + 2)^3 flops pe
 Measurements on a 2-core machine shared with other jobs are noisy (+-15% run to run): each
 timing is the best of several runs.
 
-The ziggurat sampler (kernels/ziggurat.py) measured about 5 ns per normal on one thread of the 2 GHz
-EPYC machine against about 16 ns for Generator.standard_normal called per value from Numba (on an earlier
-machine the gap was 12%); slm's kernels use it, the older papers keep their PCG64 streams.
+The streams' ziggurat measured 3-5 ns per normal on one thread of the 2 GHz EPYC machines against 5-16 ns for
+Generator.standard_normal called per value from Numba (hosts of one type differ up to 3x).
 """
 import time
 from functools import cache
@@ -27,7 +27,7 @@ import numba
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from simverify.kernels import rng, ziggurat
+from simverify.kernels import rng, streams
 
 N_NORMALS = 10_000_000
 
@@ -54,29 +54,29 @@ def surrogate_numpy_reference(F, m, seed, batch=4096):
     return J / m
 
 
-def _normal_rates(kernel) -> tuple[float, float]:
-    """s per normal of ``kernel.standard_normal`` on one thread and on all Numba threads."""
-    kernel.standard_normal(0, 10)
+def _normal_rates(fill) -> tuple[float, float]:
+    """s per normal of ``fill(seed, size)`` on one thread and on all Numba threads."""
+    fill(0, 10)
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        one = _best(lambda: kernel.standard_normal(1, N_NORMALS), 5) / N_NORMALS
+        one = _best(lambda: fill(1, N_NORMALS), 5) / N_NORMALS
     finally:
         numba.set_num_threads(threads)
-    return one, _best(lambda: kernel.standard_normal(1, N_NORMALS), 5) / N_NORMALS
+    return one, _best(lambda: fill(1, N_NORMALS), 5) / N_NORMALS
 
 
 @cache
 def rates() -> dict:
-    """Measured model rates: s per normal (1 thread, all threads) of the PCG64 kernel (``normal_*``) and of the
-    ziggurat kernel (``ziggurat_*``), dgemm flops/s (1 thread)."""
-    one, all_threads = _normal_rates(rng)
-    zig_one, zig_all = _normal_rates(ziggurat)
+    """Measured model rates: s per normal (1 thread, all threads) of the streams' ziggurat (``normal_*``) and of
+    the old PCG64 sampler (``pcg64_*``), dgemm flops/s (1 thread)."""
+    one, all_threads = _normal_rates(streams.standard_normal)
+    pcg_one, pcg_all = _normal_rates(rng.pcg64_standard_normal)
     A = np.random.default_rng(0).standard_normal((2048, 100))
     with threadpool_limits(1, user_api="blas"):
         gemm = _best(lambda: [A.T @ A for _ in range(20)], 5) / 20
-    return {"threads": numba.get_num_threads(), "normal_1": one, "normal_all": all_threads, "ziggurat_1": zig_one,
-            "ziggurat_all": zig_all, "dgemm": 2 * 2048 * 100 ** 2 / gemm}
+    return {"threads": numba.get_num_threads(), "normal_1": one, "normal_all": all_threads, "pcg64_1": pcg_one,
+            "pcg64_all": pcg_all, "dgemm": 2 * 2048 * 100 ** 2 / gemm}
 
 
 def surrogate_limit(n: int, m: int, complex_sketches: bool = False) -> float:

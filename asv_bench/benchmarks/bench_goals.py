@@ -6,7 +6,7 @@ prints the ratios), plus ``track_fraction_of_limit_X`` against the cost model in
 import numpy as np
 
 from simverify.generators import bitsubspace as gen
-from simverify.kernels import rng
+from simverify.kernels import rng, streams
 from simverify.solvers import bitsubspace as sol
 
 from ._costmodel import N_NORMALS, _best, rates, surrogate_limit, surrogate_numpy_reference, tracker_limit
@@ -20,7 +20,11 @@ class RNG:
         self.g = np.random.default_rng(1)
 
     def time_ours_standard_normal_1e7(self):
-        rng.standard_normal(1, N_NORMALS)
+        streams.standard_normal(1, N_NORMALS)
+
+    def time_pcg64_standard_normal_1e7(self):
+        """The sampler every paper but slm drew with before ``kernels.streams``, beside it in the same run."""
+        rng.pcg64_standard_normal(1, N_NORMALS)
 
     def time_numpy_standard_normal_1e7(self):
         self.g.standard_normal(N_NORMALS)
@@ -28,7 +32,7 @@ class RNG:
     def track_fraction_of_limit_standard_normal_1e7(self):
         """Limit: the one-thread rate divided by the thread count."""
         r = rates()
-        return N_NORMALS * r["normal_1"] / r["threads"] / _best(lambda: rng.standard_normal(1, N_NORMALS))
+        return N_NORMALS * r["normal_1"] / r["threads"] / _best(lambda: streams.standard_normal(1, N_NORMALS))
 
     track_fraction_of_limit_standard_normal_1e7.unit = "fraction"
 

@@ -7,7 +7,7 @@ the rest are called directly.
 import numpy as np
 
 from simverify.generators import bitsubspace as gen
-from simverify.kernels import linalg, rng, sensing, tracking
+from simverify.kernels import linalg, sensing, streams, tracking
 from simverify.solvers import bitsubspace as sol
 
 N, R, CHUNK = 100, 3, sensing.SENSOR_CHUNK
@@ -23,7 +23,7 @@ class StreamKernels:
         self.A, self.B = np.empty((CHUNK, N)), np.empty((CHUNK, N))
         self.Ac, self.Bc = np.empty((CHUNK, N), complex), np.empty((CHUNK, N), complex)
         self.y, self.ye = np.empty(CHUNK), np.empty(CHUNK)
-        self.g = gen.sensor_generators(CHUNK, 0)[0]
+        self.g = gen.sensor_streams(CHUNK, 0)[0]
         for m in (self.real, self.complex):
             next(gen.sensor_chunks(m, 10, 0))
         gen.bit_error_rate(self.real, 10, 0)
@@ -84,4 +84,4 @@ class DenseKernels:
         sensing.finite_sample_difference(1.0, 0.5, 0.2, 10.0, 9.0, 10)
 
     def time_standard_normal_1e6(self):
-        rng.standard_normal(2, 1_000_000)
+        streams.standard_normal(2, 1_000_000)

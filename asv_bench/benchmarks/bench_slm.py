@@ -69,7 +69,7 @@ class IterationPaperSize:
     def track_fraction_of_limit_iteration_paper_size(self):
         """Limit: n (d + 1) normals at the all-thread rate of the kernel the pass draws with (the ziggurat; the
         O(n d k) arithmetic is ignored: the goal's model)."""
-        return N * (D + 1) * rates()["ziggurat_all"] / _best(lambda: one_pass(self.model, N, self.w, self.U, self.V),
+        return N * (D + 1) * rates()["normal_all"] / _best(lambda: one_pass(self.model, N, self.w, self.U, self.V),
                                                              2)
 
     track_fraction_of_limit_iteration_paper_size.unit = "fraction"

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..kernels import rng
+from ..kernels import streams
 from ..kernels.jit import one_blas_thread
+from ..kernels.rng import n_chunks
 from ..kernels.sensing import (
     SENSOR_CHUNK,
     bit_error_counts,
@@ -27,7 +28,7 @@ def orthonormal_basis(n: int, r: int, seed) -> np.ndarray:
     """U (n, r) with orthonormal columns, from the QR of a Gaussian matrix (Section 6.3)."""
     n, r = _positive_int("n", n), _positive_int("r", r)
     _require(r <= n, f"rank r={r} exceeds dimension n={n}")
-    q, rr = np.linalg.qr(rng.standard_normal(seed, (n, r)))
+    q, rr = np.linalg.qr(streams.standard_normal(seed, (n, r)))
     return q * np.sign(np.diag(rr))
 
 
@@ -35,7 +36,7 @@ def gaussian_factor(n: int, r: int, seed) -> np.ndarray:
     """X (n, r) with i.i.d. N(0, 1) entries; Sigma = X X^T (Section 6.1)."""
     n, r = _positive_int("n", n), _positive_int("r", r)
     _require(r <= n, f"rank r={r} exceeds dimension n={n}")
-    return rng.standard_normal(seed, (n, r))
+    return streams.standard_normal(seed, (n, r))
 
 
 def sparse_unit_factor(n: int, support: int, seed) -> np.ndarray:
@@ -43,7 +44,7 @@ def sparse_unit_factor(n: int, support: int, seed) -> np.ndarray:
     positions and signs, so Sigma = u u^T has support^2 non-zeros and ||Sigma||_1 = support."""
     n, support = _positive_int("n", n), _positive_int("support", support)
     _require(support <= n, f"support={support} exceeds dimension n={n}")
-    g = rng.standard_normal(seed, n)
+    g = streams.standard_normal(seed, n)
     u = np.zeros((n, 1))
     idx = np.argsort(np.abs(g), kind="stable")[:support]  # a uniform random subset (i.i.d. |g|)
     u[idx, 0] = np.sign(g[idx]) / np.sqrt(support)
@@ -81,7 +82,7 @@ def shared_samples(U: np.ndarray, T: int, noise_var: float, seed) -> np.ndarray:
     T = _positive_int("T", T)
     _require(np.isfinite(noise_var) and noise_var >= 0, f"noise variance must be finite and >= 0, got {noise_var}")
     n, r = U.shape
-    z = rng.standard_normal(seed, (T, r + n))
+    z = streams.standard_normal(seed, (T, r + n))
     return z[:, :r] @ U.T + np.sqrt(noise_var) * z[:, r:]
 
 
@@ -129,10 +130,11 @@ class SensingModel:
         return self.factor.dtype
 
 
-def sensor_generators(m: int, seed):
-    """The per-chunk streams of m sensors (one generator per SENSOR_CHUNK sensors)."""
+def sensor_streams(m: int, seed) -> np.ndarray:
+    """The per-chunk streams of m sensors (n_chunks, 4) uint64: one ``kernels.streams`` row per SENSOR_CHUNK
+    sensors."""
     m = _positive_int("number of sensors m", m)
-    return rng.spawn_generators(seed, rng.n_chunks(m, SENSOR_CHUNK))
+    return streams.stream_states(seed, n_chunks(m, SENSOR_CHUNK))
 
 
 def sensor_chunks(model: SensingModel, m: int, seed) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
@@ -142,27 +144,27 @@ def sensor_chunks(model: SensingModel, m: int, seed) -> Iterator[tuple[int, np.n
     for every m >= k (the draws are interleaved per sensor). The arrays are reused buffers,
     overwritten by the next chunk.
     """
-    gens = sensor_generators(m, seed)
+    states = sensor_streams(m, seed)
     n = model.n
     A = np.empty((SENSOR_CHUNK, n), dtype=model.dtype)
     B = np.empty_like(A)
     y, ye = np.empty(SENSOR_CHUNK), np.empty(SENSOR_CHUNK)
-    for j in range(len(gens)):
+    for j in range(states.shape[0]):
         start = j * SENSOR_CHUNK
         c = min(SENSOR_CHUNK, m - start)
         if model.complex_sketches:
-            sense_chunk_complex(gens[j], model.factor, model.flip_prob, A[:c], B[:c], y[:c], ye[:c])
+            sense_chunk_complex(states[j], model.factor, model.flip_prob, A[:c], B[:c], y[:c], ye[:c])
         else:
-            sense_chunk(gens[j], model.factor, model.samples, model.flip_prob, A[:c], B[:c], y[:c], ye[:c])
+            sense_chunk(states[j], model.factor, model.samples, model.flip_prob, A[:c], B[:c], y[:c], ye[:c])
         yield start, A[:c], B[:c], y[:c]
 
 
 def bit_error_rate(model: SensingModel, m: int, seed) -> float:
     """Fraction of the m bits y_{i,T} (flips included) differing from sign(<W_i, Sigma>)."""
     _require(not model.complex_sketches, "bit_error_rate supports real sketches")
-    gens = sensor_generators(m, seed)
+    states = sensor_streams(m, seed)
     with one_blas_thread():
-        counts = bit_error_counts(gens, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK)
+        counts = bit_error_counts(states, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK)
     return float(counts.sum()) / m
 
 
@@ -203,8 +205,8 @@ def surrogate_diagonal_equal(r: int, law: str = "gaussian") -> float:
 def projected_surrogate_diagonal(eigenvalues, m: int, seed, law: str = "gaussian") -> np.ndarray:
     """Monte Carlo estimate of d_k (r,) from m draws of (V_1..V_r) directly (no sketches)."""
     lam = np.ascontiguousarray(eigenvalues, dtype=float)
-    gens = sensor_generators(m, seed)
-    sums = projected_diagonal_sums(gens, lam, int(m), SENSOR_CHUNK, law == "laplace")
+    states = sensor_streams(m, seed)
+    sums = projected_diagonal_sums(states, lam, int(m), SENSOR_CHUNK, law == "laplace")
     total = np.zeros(lam.size)
     for row in sums:  # fixed order
         total += row

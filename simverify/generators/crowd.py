@@ -22,7 +22,8 @@ import numpy as np
 
 from ..datasets.crowd import Answers
 from ..kernels.crowd import draw_answers, draw_observed, map_posteriors
-from ..kernels.rng import fresh_seed, generator, n_chunks, spawn_generators
+from ..kernels.rng import fresh_seed, generator, n_chunks
+from ..kernels.streams import stream_states
 from ..validation import positive_int, real_number, require
 
 ANSWER_CHUNK = 4096  # items per random stream
@@ -97,10 +98,10 @@ def observed_labels(labels: np.ndarray, truth: np.ndarray, p: np.ndarray, n_clas
     return _answered(parts, truth, labels.shape[1], n_classes)
 
 
-def _chunks(seed, N: int) -> list[tuple[np.random.Generator, slice]]:
-    """One generator per ANSWER_CHUNK items, with the items' slice."""
-    gens = spawn_generators(seed, n_chunks(N, ANSWER_CHUNK))
-    return [(g, slice(c * ANSWER_CHUNK, min((c + 1) * ANSWER_CHUNK, N))) for c, g in enumerate(gens)]
+def _chunks(seed, N: int) -> list[tuple[np.ndarray, slice]]:
+    """One stream (4,) uint64 per ANSWER_CHUNK items, with the items' slice."""
+    states = stream_states(seed, n_chunks(N, ANSWER_CHUNK))
+    return [(g, slice(c * ANSWER_CHUNK, min((c + 1) * ANSWER_CHUNK, N))) for c, g in enumerate(states)]
 
 
 def _answered(parts: list, truth: np.ndarray, M: int, K: int) -> Answers:
@@ -172,7 +173,9 @@ def part_members(M: int, sizes: tuple[int, ...], rng: np.random.Generator) -> li
         k += 1
     members = []
     for k, size in enumerate(sizes):
-        others = np.setdiff1d(np.arange(M), dealt[k])
+        outside = np.ones(M, dtype=bool)
+        outside[dealt[k]] = False
+        others = np.flatnonzero(outside)  # np.setdiff1d(arange(M), dealt[k]), without its sort
         members.append(np.sort(np.concatenate([dealt[k], rng.choice(others, size=size - len(dealt[k]),
                                                                      replace=False)]).astype(np.int64)))
     return members

@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from ..kernels.nmf import BINARY, CTM, DECAY, DIRICHLET, WEIGHT_CHUNK, weight_columns
-from ..kernels.rng import as_seed_sequence, generator, n_chunks, spawn_generators, standard_normal
+from ..kernels.rng import as_seed_sequence, generator, n_chunks
+from ..kernels.streams import standard_normal, stream_states
 from ..validation import finite_matrix, positive_int, real_number, require
 
 ZIPF_EXPONENT = 1.07  # word frequencies of English text follow rank^-1.07 roughly
@@ -130,9 +131,8 @@ def weights(dist: WeightDistribution, D: int, N: int, seed) -> np.ndarray:
         require(dist.s <= D, f"expected support s={dist.s:g} exceeds D={D}")
     L = generator(s_cov).standard_normal((D, D)) / np.sqrt(D) if dist.kind == "ctm" else np.zeros((1, 1))
     X = np.empty((D, N))
-    gens = spawn_generators(s_cols, n_chunks(N, WEIGHT_CHUNK))
-    weight_columns(gens, KINDS[dist.kind], X, int(dist.s), dist.s / D, L, dist.scale, dist.s / D, dist.q,
-                   WEIGHT_CHUNK)
+    weight_columns(stream_states(s_cols, n_chunks(N, WEIGHT_CHUNK)), KINDS[dist.kind], X, int(dist.s), dist.s / D, L,
+                   dist.scale, dist.s / D, dist.q, WEIGHT_CHUNK)
     return X
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..kernels import rng
+from ..kernels import rng, streams
 from ..kernels.onebit import INSTANCE_CHUNK, instance_block
 from ..validation import finite_matrix, positive_int, real_number, require
 
@@ -38,7 +38,7 @@ def gaussian_model_matrix(d1: int, d2: int, k: int, seed) -> np.ndarray:
     """W* (d1, d2) in F_k as in Section 5.1: U (d1, k), V (d2, k) i.i.d. N(0, 1), then U V^T
     column-normalised."""
     d1, d2, k = check_rank(d1, d2, k)
-    G = rng.standard_normal(seed, (d1 + d2) * k)
+    G = streams.standard_normal(seed, (d1 + d2) * k)
     U, V = G[:d1 * k].reshape(d1, k), G[d1 * k:].reshape(d2, k)
     return column_normalize(U @ V.T)
 
@@ -61,7 +61,7 @@ def conditioned_model_matrix(d1: int, d2: int, k: int, kappa: float, seed) -> np
     eig[:k] = sig2 * d2 / sig2.sum()
     C = random_correlation.rvs(eig, random_state=np.random.default_rng(s_c))
     Z = rank_k_factor(C, k)
-    U, _ = np.linalg.qr(rng.standard_normal(s_u, (d1, k)))
+    U, _ = np.linalg.qr(streams.standard_normal(s_u, (d1, k)))
     return column_normalize(U @ Z.T)
 
 
@@ -105,23 +105,23 @@ class SingleLabelModel:
         return self.w_star.shape
 
 
-def instance_generators(m: int, seed):
-    """The per-chunk streams of m instances (one generator per INSTANCE_CHUNK instances)."""
+def instance_streams(m: int, seed) -> np.ndarray:
+    """The per-chunk streams of m instances (n_chunks, 4) uint64: one ``kernels.streams`` row per INSTANCE_CHUNK
+    instances."""
     m = positive_int("m", m)
-    return rng.spawn_generators(seed, rng.n_chunks(m, INSTANCE_CHUNK))
+    return streams.stream_states(seed, rng.n_chunks(m, INSTANCE_CHUNK))
 
 
 def single_label_instances(model: SingleLabelModel, m: int, seed) -> tuple[np.ndarray, ...]:
     """The first m instances of the stream (model, seed): X (m, d1), label indices (m,) in
     0..d2-1, observed bits y (m,) and noise-free bits (m,). O(m d1) memory: for baselines and
     tests; Algorithm 1 never materialises the stream."""
-    gens = instance_generators(m, seed)
-    return instance_block(gens, model.wt_star, model.xi, model.flip_prob, int(m), INSTANCE_CHUNK)
+    return instance_block(instance_streams(m, seed), model.wt_star, model.xi, model.flip_prob, int(m), INSTANCE_CHUNK)
 
 
 def fully_labelled_instances(model: SingleLabelModel, n: int, seed) -> tuple[np.ndarray, np.ndarray]:
     """Instances with all labels (Section 5.1 testing, 5.2 training): X (n, d1) i.i.d. N(0, 1) and
     the noise-free label matrix Y = sign(X W*) (n, d2), sign(0) = 1."""
     n = positive_int("number of instances n", n)
-    X = rng.standard_normal(seed, (n, model.shape[0]))
+    X = streams.standard_normal(seed, (n, model.shape[0]))
     return X, np.where(X @ model.w_star >= 0.0, 1.0, -1.0)

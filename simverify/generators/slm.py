@@ -22,7 +22,7 @@ from ..kernels.slm import (
     residual_moment_blocks,
     residual_moment_slots,
 )
-from ..kernels.ziggurat import stream_states
+from ..kernels.streams import stream_states
 from ..validation import finite_matrix, positive_int, real_number, require
 
 # Codes shared with kernels.slm.draw_instance (the kernel cannot take Python objects).

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from .jit import JIT
+from .streams import next_uniform
 
 CLIP = 1e-10  # floor of a confusion probability before normalisation (crowd-kit's convention)
 
@@ -29,6 +30,21 @@ def cooccurrence_counts(item_ptr, order, worker, label, n_workers, n_classes):
                     counts[m, j, km, label[order[b]]] += 1.0
                     S[m, j] += 1
     return counts, S
+
+
+@njit(**JIT)
+def two_workers_share_an_item(item, worker):
+    """Whether some item was answered by two different workers (one pass over the answers)."""
+    if item.size == 0:
+        return False
+    first = np.full(item.max() + 1, -1, dtype=np.int64)
+    for a in range(item.size):
+        i = item[a]
+        if first[i] < 0:
+            first[i] = worker[a]
+        elif first[i] != worker[a]:
+            return True
+    return False
 
 
 @njit(**JIT)
@@ -244,12 +260,38 @@ def designated_imputation(R, observed, S):
 
 
 @njit(**JIT)
-def _project_ball(Z, radius):
-    """Appendix B's Proj_D: Z scaled onto the Frobenius ball of the given radius when outside it."""
-    norm = np.sqrt(np.sum(Z * Z))
-    if norm > radius:
-        return Z * (radius / norm)
-    return Z
+def _gram(Um, out):
+    """out (K, K) <- Um^T Um, written in place."""
+    K = Um.shape[0]
+    for p in range(K):
+        for q in range(K):
+            acc = 0.0
+            for c in range(K):
+                acc += Um[c, p] * Um[c, q]
+            out[p, q] = acc
+
+
+@njit(**JIT)
+def _projected_gradient_steps(Um, G0, B, step, radius, n_inner, work):
+    """n_inner steps of Um <- Proj_D(Um - step (Um G0 - B)) (Appendix B; Proj_D scales onto the Frobenius ball of
+    the radius when outside it), Um (K, K) updated in place; ``work`` (K, K) scratch. Loops, not matrix products:
+    at K = 3 the products' temporaries cost more than their arithmetic."""
+    K = Um.shape[0]
+    for _ in range(n_inner):
+        norm2 = 0.0
+        for p in range(K):
+            for q in range(K):
+                grad = -B[p, q]
+                for c in range(K):
+                    grad += Um[p, c] * G0[c, q]
+                v = Um[p, q] - step * grad
+                work[p, q] = v
+                norm2 += v * v
+        norm = np.sqrt(norm2)
+        scale = radius / norm if norm > radius else 1.0
+        for p in range(K):
+            for q in range(K):
+                Um[p, q] = work[p, q] * scale
 
 
 @njit(**JIT)
@@ -302,8 +344,8 @@ def robust_imputation(R, observed, U, radius, xi, weighted, n_outer, n_inner, to
     w = np.zeros(nbr.size)
     gram = np.empty((M, K, K))
     for j in range(M):
-        gram[j] = U[j].T @ U[j]
-    G0, B = np.empty((K, K)), np.empty((K, K))
+        _gram(U[j], gram[j])
+    G0, B, work = np.empty((K, K)), np.empty((K, K)), np.empty((K, K))
     history = np.empty(n_outer + 1)
     history[0] = _block_residuals(R, ptr, nbr, U, w, xi, weighted)
     done = 0
@@ -315,12 +357,8 @@ def robust_imputation(R, observed, U, radius, xi, weighted, n_outer, n_inner, to
             lipschitz = np.linalg.eigvalsh(G0)[-1]
             if lipschitz <= 0.0:
                 continue
-            step = 1.0 / lipschitz
-            Um = U[m].copy()
-            for _ in range(n_inner):
-                Um = _project_ball(Um - step * (Um @ G0 - B), radius)
-            U[m] = Um
-            gram[m] = Um.T @ Um
+            _projected_gradient_steps(U[m], G0, B, 1.0 / lipschitz, radius, n_inner, work)
+            _gram(U[m], gram[m])
         history[t + 1] = _block_residuals(R, ptr, nbr, U, w, xi, weighted)
         done = t + 1
         if abs(history[t] - history[t + 1]) <= tol * max(history[t], 1e-300):
@@ -416,17 +454,18 @@ def _answer_buffers(size):
 
 @njit(**JIT)
 def draw_answers(g, truth, confusion_cdf, p_answer, item_start):
-    """Dawid-Skene answers for items item_start.. of one chunk from one generator g: item i, worker m answers
-    with probability p_answer[i, m] (an (n_chunk, M) array), a label drawn from confusion column truth[i]
-    (confusion_cdf (M, K, K): cumulative over the observed label). Returns (item, worker, label) int64 arrays."""
+    """Dawid-Skene answers for items item_start.. of one chunk from one stream g (4,) uint64 (``kernels.streams``):
+    item i, worker m answers with probability p_answer[i, m] (an (n_chunk, M) array), a label drawn from confusion
+    column truth[i] (confusion_cdf (M, K, K): cumulative over the observed label). Returns (item, worker, label)
+    int64 arrays."""
     n, M = p_answer.shape
     K = confusion_cdf.shape[1]
     item, worker, label = _answer_buffers(n * M)
     c = 0
     for i in range(n):
         for m in range(M):
-            if g.random() < p_answer[i, m]:
-                u = g.random()
+            if next_uniform(g) < p_answer[i, m]:
+                u = next_uniform(g)
                 k = 0
                 while k < K - 1 and u >= confusion_cdf[m, k, truth[i]]:
                     k += 1
@@ -468,14 +507,14 @@ def kos_messages(item, worker, sign, n_items, n_workers, y0, n_iter):
 @njit(**JIT)
 def draw_observed(g, labels, p_answer, item_start):
     """Machine annotators (Tables 1-3): annotator m's fixed label labels[i, m] of item item_start + i is observed
-    with probability p_answer[i, m] ((n_chunk, M) both), from one generator g. Returns (item, worker, label)
+    with probability p_answer[i, m] ((n_chunk, M) both), from one stream g (4,) uint64. Returns (item, worker, label)
     int64 arrays in item order."""
     n, M = labels.shape
     item, worker, label = _answer_buffers(n * M)
     c = 0
     for i in range(n):
         for m in range(M):
-            if g.random() < p_answer[i, m]:
+            if next_uniform(g) < p_answer[i, m]:
                 item[c], worker[c], label[c] = item_start + i, m, labels[i, m]
                 c += 1
     return item[:c], worker[:c], label[:c]

@@ -1,7 +1,7 @@
 """Kernels of non-negative matrix factorization Y ~ A Z (Li & Liang 2017 and its competitors).
 
 Shapes: Y (W, N) data, one sample per column; A (W, D) features; Z (D, N) weights. The weight
-generators fill X (D, N) column by column, one random stream per fixed chunk of columns, so the
+generators fill X (D, N) column by column, one random stream (``kernels.streams``) per fixed chunk of columns, so the
 draw is bit-identical for any thread count. The solver kernels call BLAS through ``np.dot``.
 """
 from __future__ import annotations
@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from .jit import JIT, PARALLEL_JIT
+from .streams import next_below, next_gamma, next_uniform, normal_block
 
 # Weight distributions (codes shared with generators.nmf).
 BINARY, DIRICHLET, CTM, DECAY = 0, 1, 2, 3
@@ -23,7 +24,7 @@ def _binary_column(g, x, s):
     idx = np.arange(D)
     x[:] = 0.0
     for j in range(s):
-        r = j + g.integers(0, D - j)
+        r = j + next_below(g, D - j)
         idx[j], idx[r] = idx[r], idx[j]
         x[idx[j]] = 1.0
 
@@ -34,7 +35,7 @@ def _dirichlet_column(g, x, a):
     total = 0.0
     while total == 0.0:
         for i in range(x.size):
-            x[i] = g.standard_gamma(a)
+            x[i] = next_gamma(g, a)
         total = x.sum()
     x /= total
 
@@ -43,8 +44,7 @@ def _dirichlet_column(g, x, a):
 def _ctm_column(g, x, L, scale, eta):
     """x (D,) <- softmax(scale * L u), u ~ N(0, I): the logistic-normal prior of the correlated topic model."""
     D = x.size
-    for i in range(D):
-        eta[i] = g.standard_normal()
+    normal_block(g, eta)
     top = -np.inf
     for i in range(D):
         v = 0.0
@@ -64,16 +64,16 @@ def _decay_column(g, x, p, q):
     """x (D,): each coordinate non-zero with probability p, then U^(1/q)
     (Definition 3: P[x_i <= a | x_i != 0] = a^q)."""
     for i in range(x.size):
-        x[i] = g.random() ** (1.0 / q) if g.random() < p else 0.0
+        x[i] = next_uniform(g) ** (1.0 / q) if next_uniform(g) < p else 0.0
 
 
 @njit(**PARALLEL_JIT)
-def weight_columns(gens, kind, X, s, a, L, scale, p, q, chunk):
-    """Fill X (D, N) with N weight vectors; chunk c of ``chunk`` columns comes from stream gens[c]."""
+def weight_columns(states, kind, X, s, a, L, scale, p, q, chunk):
+    """Fill X (D, N) with N weight vectors; chunk c of ``chunk`` columns comes from the stream states[c]."""
     D, N = X.shape
-    for cc in prange(len(gens)):
+    for cc in prange(states.shape[0]):
         c = np.int64(cc)
-        g = gens[c]
+        g = states[c]
         x = np.empty(D)
         eta = np.empty(D)
         for n in range(c * chunk, min(N, (c + 1) * chunk)):

@@ -2,10 +2,11 @@
 sums that Algorithm 1 and its checks take over it.
 
 The stream is defined once, by ``draw_instance``: instance i belongs to chunk i // INSTANCE_CHUNK,
-whose generator draws, instance after instance, x_i (d1 normals), the label index j_i (uniform
-in 0..d2-1), one normal z_i for the Gaussian noise inside the sign and one uniform u_i for the
-adversarial flip. All four are drawn whatever the noise levels, so one seed gives the same
-instances for every noise model and every consumer (Algorithm 1, LEML, the lemma checks).
+whose stream (``kernels.streams``, a row of xoshiro256++ state) draws, instance after instance,
+x_i (d1 normals), the label index j_i (uniform in 0..d2-1), one normal z_i for the Gaussian noise
+inside the sign and one uniform u_i for the adversarial flip. All four are drawn whatever the
+noise levels, so one seed gives the same instances for every noise model and every consumer
+(Algorithm 1, LEML, the lemma checks).
 The observed bit is y_i = sign(<x_i, W*_j> + xi z_i), negated when u_i < p, with sign(0) = 1.
 
 Matrices enter transposed, row j = column j of the paper's d1 x d2 matrix (W^T is (d2, d1)),
@@ -18,6 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from .jit import JIT, PARALLEL_JIT
+from .streams import next_below, next_normal, next_uniform, normal_block
 
 INSTANCE_CHUNK = 1024  # instances per random stream; fixed, so results never depend on threads
 
@@ -30,12 +32,12 @@ def sign(v):
 
 @njit(**JIT)
 def draw_instance(g, x, d2):
-    """Fill x (d1,) with N(0, 1) and return (j, z, u): label index, noise normal, flip uniform."""
-    for a in range(x.size):
-        x[a] = g.standard_normal()
-    j = g.integers(0, d2)
-    z = g.standard_normal()
-    u = g.random()
+    """Fill x (d1,) with N(0, 1) from the stream g (4,) uint64 and return (j, z, u): label index, noise normal,
+    flip uniform."""
+    normal_block(g, x)
+    j = next_below(g, d2)
+    z = next_normal(g)
+    u = next_uniform(g)
     return j, z, u
 
 
@@ -62,20 +64,20 @@ def residual_chunk(g, wt_star, wt, xi, flip, subtract, count, x, acc):
 
 
 @njit(**PARALLEL_JIT)
-def residual_slots(gens, wt_star, wt, xi, flip, subtract, m, chunk, n_slots):
+def residual_slots(states, wt_star, wt, xi, flip, subtract, m, chunk, n_slots):
     """Partial sums (n_slots, d2, d1) of ``residual_chunk`` over the first m instances, slot s
     holding chunks s, s + n_slots, ... in order (the layout never depends on the thread count)."""
     d2, d1 = wt_star.shape
     out = np.zeros((n_slots, d2, d1))
     for s in prange(n_slots):
         x = np.empty(d1)
-        for c in range(s, len(gens), n_slots):
-            residual_chunk(gens[c], wt_star, wt, xi, flip, subtract, min(chunk, m - c * chunk), x, out[s])
+        for c in range(s, states.shape[0], n_slots):
+            residual_chunk(states[c], wt_star, wt, xi, flip, subtract, min(chunk, m - c * chunk), x, out[s])
     return out
 
 
 @njit(**PARALLEL_JIT)
-def instance_block(gens, wt_star, xi, flip, m, chunk):
+def instance_block(states, wt_star, xi, flip, m, chunk):
     """The first m instances materialised: X (m, d1), label indices (m,), bits y (m,) and the
     noise-free bits (m,); the same draws as ``residual_slots`` (for baselines and tests)."""
     d2, d1 = wt_star.shape
@@ -83,10 +85,10 @@ def instance_block(gens, wt_star, xi, flip, m, chunk):
     labels = np.empty(m, dtype=np.int64)
     y = np.empty(m)
     clean = np.empty(m)
-    for cc in prange(len(gens)):
+    for cc in prange(states.shape[0]):
         c = np.int64(cc)
         for i in range(c * chunk, min(m, (c + 1) * chunk)):
-            j, z, u = draw_instance(gens[c], X[i], d2)
+            j, z, u = draw_instance(states[c], X[i], d2)
             labels[i] = j
             y[i] = observed_bit(X[i], wt_star, j, z, u, xi, flip)
             clean[i] = sign(np.dot(X[i], wt_star[j]))
@@ -94,18 +96,17 @@ def instance_block(gens, wt_star, xi, flip, m, chunk):
 
 
 @njit(**PARALLEL_JIT)
-def sign_difference_moments(gens, w, w2, n, chunk):
+def sign_difference_moments(states, w, w2, n, chunk):
     """Per-chunk sums over n Gaussian g (d,) of |sign<g, w> - sign<g, w2>|^2 times g g^T and
     times ||g||^2 (Lemma 2): (n_chunks, d, d) and (n_chunks,)."""
     d = w.size
-    outer = np.zeros((len(gens), d, d))
-    norm2 = np.zeros(len(gens))
-    for cc in prange(len(gens)):
+    outer = np.zeros((states.shape[0], d, d))
+    norm2 = np.zeros(states.shape[0])
+    for cc in prange(states.shape[0]):
         c = np.int64(cc)
         g = np.empty(d)
         for _ in range(min(chunk, n - c * chunk)):
-            for a in range(d):
-                g[a] = gens[c].standard_normal()
+            normal_block(states[c], g)
             diff = sign(np.dot(g, w)) - sign(np.dot(g, w2))
             if diff != 0.0:
                 f = diff * diff
@@ -122,20 +123,20 @@ def full_observation_chunk(g, X, Y, wt, count, acc):
     (Y_ij - sign(<x_i, W_j>)) x_i e_j^T, transposed (Section 5.2: labels sampled from a fully labelled set)."""
     n, d2 = Y.shape
     for _ in range(count):
-        i = g.integers(0, n)
-        j = g.integers(0, d2)
+        i = next_below(g, n)
+        j = next_below(g, d2)
         r = Y[i, j] - sign(np.dot(X[i], wt[j]))
         if r != 0.0:
             acc[j] += r * X[i]
 
 
 @njit(**PARALLEL_JIT)
-def full_observation_slots(gens, X, Y, wt, m, chunk, n_slots):
+def full_observation_slots(states, X, Y, wt, m, chunk, n_slots):
     """Partial sums (n_slots, d2, d1) of ``full_observation_chunk`` over m sampled pairs, slot s holding
     chunks s, s + n_slots, ... in order."""
     d2, d1 = wt.shape
     out = np.zeros((n_slots, d2, d1))
     for s in prange(n_slots):
-        for c in range(s, len(gens), n_slots):
-            full_observation_chunk(gens[c], X, Y, wt, min(chunk, m - c * chunk), out[s])
+        for c in range(s, states.shape[0], n_slots):
+            full_observation_chunk(states[c], X, Y, wt, min(chunk, m - c * chunk), out[s])
     return out

@@ -1,8 +1,10 @@
-"""Reproducible parallel random streams.
+"""Root seeds and their SeedSequence trees, and the PCG64 sampler the project used before ``kernels.streams``.
 
-One ``numpy.random.Generator`` per fixed-size chunk, spawned from a root
-``SeedSequence``; the chunk count depends on the problem size only, never on the
-thread count, so output is bit-identical for any ``NUMBA_NUM_THREADS``.
+Every random stream of a simulation is a child of a root ``SeedSequence`` (``as_seed_sequence``, ``fresh_seed``),
+one per fixed-size chunk; the chunk count depends on the problem size only, never on the thread count, so output
+is bit-identical for any ``NUMBA_NUM_THREADS``. Kernels draw from ``kernels.streams`` (xoshiro256++); ``generator``
+gives the NumPy Generator for small serial draws of a model's parameters. ``pcg64_standard_normal`` (one PCG64
+Generator per chunk, Numba's ``Generator.standard_normal``) is kept only as the benchmarks' reference sampler.
 """
 from __future__ import annotations
 
@@ -34,6 +36,15 @@ def fresh_seed(seed) -> np.random.SeedSequence:
     return np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key)
 
 
+def children(seed: np.random.SeedSequence, count: int):
+    """The children ``seed.spawn(count)`` gives, made one at a time, for loops that usually stop early (spawning
+    a thousand children costs tens of milliseconds). Unlike ``spawn`` it does not advance the seed's count of
+    children: use it on a seed spawned from only here."""
+    for i in range(int(count)):
+        yield np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, seed.n_children_spawned + i),
+                                     pool_size=seed.pool_size)
+
+
 def generator(seed) -> np.random.Generator:
     """A PCG64 Generator from any accepted root seed (for the serial draws of models and designs)."""
     return np.random.Generator(np.random.PCG64(as_seed_sequence(seed)))
@@ -44,7 +55,7 @@ def n_chunks(size: int, chunk: int) -> int:
     return max(1, -(-int(size) // int(chunk)))
 
 
-def spawn_generators(seed, count: int) -> List:
+def pcg64_generators(seed, count: int) -> List:
     """``count`` independent PCG64 generators as a ``numba.typed.List``.
 
     Children are spawned from a fresh copy of the root so that the same seed always
@@ -74,9 +85,10 @@ def _check_size(size) -> tuple[int, ...]:
     return shape
 
 
-def standard_normal(seed, size, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
-    """Standard normals of shape ``size``, filled in parallel, one stream per chunk."""
+def pcg64_standard_normal(seed, size, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
+    """Standard normals of shape ``size`` from PCG64 Generators, one per chunk, filled in parallel (the reference
+    sampler of the benchmarks; simulations draw with ``kernels.streams``)."""
     shape = _check_size(size)
     out = np.empty(int(np.prod(shape)))
-    _fill_normal(spawn_generators(seed, n_chunks(out.size, chunk)), out, chunk)
+    _fill_normal(pcg64_generators(seed, n_chunks(out.size, chunk)), out, chunk)
     return out.reshape(shape)

@@ -1,6 +1,6 @@
 """Numba kernels of the second order linear model (Lin, Qiu, Hong, Ye 2022): the instance stream.
 
-Instances are drawn inside the kernels, one xoshiro256++ stream (kernels.ziggurat) per fixed chunk of
+Instances are drawn inside the kernels, one xoshiro256++ stream (kernels.streams) per fixed chunk of
 instances, and summed into fixed-order slots, so results are bit-identical for any thread count. Per instance:
 d coordinates (distribution ``code`` from generators.slm, standardised with ``mean`` and ``sd``), then one noise
 normal, drawn by the block samplers as if into one buffer (d + 1,).
@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from .jit import JIT, PARALLEL_JIT
-from .ziggurat import next_uint64, normal_block, uniform_block
+from .streams import next_uint64, normal_block, uniform_block
 
 INSTANCE_CHUNK = 4096  # instances per random stream (a fixed layout: results never depend on the thread count)
 

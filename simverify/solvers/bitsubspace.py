@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from ..generators.bitsubspace import SensingModel, sensor_chunks, sensor_generators
+from ..generators.bitsubspace import SensingModel, sensor_chunks, sensor_streams
 from ..kernels.jit import one_blas_thread
 from ..kernels.linalg import sparse_set_admm
 from ..kernels.sensing import (
@@ -37,12 +37,12 @@ def surrogate_matrix(model: SensingModel, m: int, seed) -> np.ndarray:
     thread count.
     """
     check_parameter("surrogate_matrix", "m", m, Integer(1))
-    gens = sensor_generators(m, seed)
+    states = sensor_streams(m, seed)
     with one_blas_thread():
         if model.complex_sketches:
-            slots = surrogate_slots_complex(gens, model.factor, model.flip_prob, int(m), SENSOR_CHUNK, N_SLOTS)
+            slots = surrogate_slots_complex(states, model.factor, model.flip_prob, int(m), SENSOR_CHUNK, N_SLOTS)
         else:
-            slots = surrogate_slots(gens, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK, N_SLOTS)
+            slots = surrogate_slots(states, model.factor, model.samples, model.flip_prob, int(m), SENSOR_CHUNK, N_SLOTS)
     total = np.zeros(slots.shape[1:], dtype=slots.dtype)
     for s in range(slots.shape[0]):  # fixed order
         total += slots[s]

@@ -116,10 +116,10 @@ def one_vs_all_svm(X: np.ndarray, Y: np.ndarray, seed, C: float = 1.0, epochs: i
     """W (d1, d2): one L2-regularised hinge-loss linear SVM per label (no bias, no low-rank
     constraint), trained on X (n, d1), Y (n, d2) in +-1 by dual coordinate descent."""
     from ..kernels.multilabel import one_vs_all_svm as _svm
-    from ..kernels.rng import spawn_generators
+    from ..kernels.streams import stream_states
     X, Y = _paired("one_vs_all_svm", X, Y)
     C, epochs = real_number("C", C, 0.0), positive_int("epochs", epochs)
-    return _svm(spawn_generators(seed, Y.shape[1]), X, Y, C, epochs)
+    return _svm(stream_states(seed, Y.shape[1]), X, Y, C, epochs)
 
 
 def singular_value_threshold(W: np.ndarray, tau: float) -> np.ndarray:

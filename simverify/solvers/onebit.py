@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..generators.onebit import SingleLabelModel, as_children, check_rank, instance_generators
+from ..generators.onebit import SingleLabelModel, as_children, check_rank, instance_streams
 from ..kernels import rng
 from ..kernels.jit import one_blas_thread
 from ..kernels.onebit import INSTANCE_CHUNK, full_observation_slots, residual_slots
 from ..kernels.rng import N_SLOTS
+from ..kernels.streams import stream_states
 from ..validation import Integer, check_parameter, finite_matrix, positive_int, require
 
 LAMBDA = float(np.sqrt(2.0 / np.pi))  # lambda = E|g| (Lemma 1, Algorithm 1)
@@ -30,9 +31,9 @@ def _adjoint_sum(model: SingleLabelModel, W: np.ndarray | None, m: int, seed) ->
     m = positive_int("m", m)
     wt = np.ascontiguousarray(model.wt_star if W is None else finite_matrix("W", W).T)
     require(wt.shape == model.wt_star.shape, f"W has shape {wt.T.shape}, the model {model.shape}")
-    gens = instance_generators(m, seed)
+    states = instance_streams(m, seed)
     with one_blas_thread():
-        slots = residual_slots(gens, model.wt_star, wt, model.xi, model.flip_prob, W is not None, m,
+        slots = residual_slots(states, model.wt_star, wt, model.xi, model.flip_prob, W is not None, m,
                                INSTANCE_CHUNK, N_SLOTS)
     total = np.zeros(slots.shape[1:])
     for s in range(slots.shape[0]):  # fixed order
@@ -165,9 +166,9 @@ def full_observation_residual(X: np.ndarray, Y: np.ndarray, W: np.ndarray, m: in
     require(X.shape[0] == Y.shape[0] and W.shape == (X.shape[1], Y.shape[1]),
             f"full_observation_residual: X (n, d1), Y (n, d2) and W (d1, d2) disagree: {X.shape}, {Y.shape}, {W.shape}")
     d2 = Y.shape[1]
-    gens = rng.spawn_generators(seed, rng.n_chunks(m, INSTANCE_CHUNK))
+    states = stream_states(seed, rng.n_chunks(m, INSTANCE_CHUNK))
     with one_blas_thread():
-        slots = full_observation_slots(gens, X, Y, np.ascontiguousarray(W.T), m, INSTANCE_CHUNK, N_SLOTS)
+        slots = full_observation_slots(states, X, Y, np.ascontiguousarray(W.T), m, INSTANCE_CHUNK, N_SLOTS)
     total = np.zeros(slots.shape[1:])
     for s in range(slots.shape[0]):  # fixed order
         total += slots[s]

@@ -1,4 +1,4 @@
-"""Each @njit kernel against a slow NumPy reference (numba's Generator replays numpy's streams)."""
+"""Each @njit kernel against a slow NumPy reference, drawing from the naive reference of the kernels' streams."""
 import numpy as np
 import pytest
 
@@ -14,13 +14,16 @@ from simverify.kernels.sensing import (
     surrogate_slots,
     surrogate_slots_complex,
 )
+from simverify.kernels.streams import stream_states
 from simverify.kernels.tracking import track_chunk
+from tests.stream_reference import ReferenceStream, reference_streams
 
 EPS = np.finfo(float).eps
 
 
-def generator(seed):
-    return np.random.Generator(np.random.PCG64(seed))
+def state(seed):
+    """One stream (4,) uint64 of the seed."""
+    return stream_states(seed, 1)[0]
 
 
 def sense_reference(g, F, T, flip, c, complex_sketches=False):
@@ -57,8 +60,8 @@ def outer_sum(A, B, y):
 def test_sense_chunk_equals_reference_draw_for_draw(T, flip):
     F = gen.gaussian_factor(6, 2, 0)
     A, B, y, ye = np.empty((300, 6)), np.empty((300, 6)), np.empty(300), np.empty(300)
-    sense_chunk(generator(1), F, T, flip, A, B, y, ye)
-    rA, rB, ry, rye = sense_reference(generator(1), F, T, flip, 300)
+    sense_chunk(state(1), F, T, flip, A, B, y, ye)
+    rA, rB, ry, rye = sense_reference(ReferenceStream(state(1)), F, T, flip, 300)
     assert np.array_equal(A, rA) and np.array_equal(B, rB) and np.array_equal(y, ry) and np.array_equal(ye, rye)
 
 
@@ -66,8 +69,8 @@ def test_sense_chunk_complex_equals_reference_draw_for_draw():
     F = gen.line_spectrum_factor(5, [0.1, 0.3], [1.0, 0.5])
     A, B = np.empty((200, 5), complex), np.empty((200, 5), complex)
     y, ye = np.empty(200), np.empty(200)
-    sense_chunk_complex(generator(2), F, 0.1, A, B, y, ye)
-    rA, rB, ry, rye = sense_reference(generator(2), F, 0, 0.1, 200, complex_sketches=True)
+    sense_chunk_complex(state(2), F, 0.1, A, B, y, ye)
+    rA, rB, ry, rye = sense_reference(ReferenceStream(state(2)), F, 0, 0.1, 200, complex_sketches=True)
     assert np.array_equal(A, rA) and np.array_equal(B, rB) and np.array_equal(y, ry) and np.array_equal(ye, rye)
 
 
@@ -87,16 +90,16 @@ def test_accumulate_rank_two_equals_outer_products_to_rounding(dtype):
 def test_surrogate_slots_hold_chunks_s_mod_n_slots_to_rounding(complex_sketches):
     chunk, m, n_slots = 64, 1000, 3
     F = gen.line_spectrum_factor(5, [0.2], [1.0]) if complex_sketches else gen.gaussian_factor(5, 2, 0)
-    gens = rng.spawn_generators(7, rng.n_chunks(m, chunk))
+    states = stream_states(7, rng.n_chunks(m, chunk))
     if complex_sketches:
-        slots = surrogate_slots_complex(gens, F, 0.1, m, chunk, n_slots)
+        slots = surrogate_slots_complex(states, F, 0.1, m, chunk, n_slots)
     else:
-        slots = surrogate_slots(gens, F, 10, 0.1, m, chunk, n_slots)
-    children = np.random.SeedSequence(7).spawn(len(gens))
+        slots = surrogate_slots(states, F, 10, 0.1, m, chunk, n_slots)
+    refs = reference_streams(7, len(states))
     for s in range(n_slots):
-        parts = [sense_reference(np.random.Generator(np.random.PCG64(children[j])), F,
-                                 0 if complex_sketches else 10, 0.1, min(chunk, m - j * chunk), complex_sketches)
-                 for j in range(s, len(gens), n_slots)]
+        parts = [sense_reference(refs[j], F, 0 if complex_sketches else 10, 0.1, min(chunk, m - j * chunk),
+                                 complex_sketches)
+                 for j in range(s, len(states), n_slots)]
         ref, bound = outer_sum(*(np.concatenate(p) for p in list(zip(*parts))[:3]))
         assert np.all(np.abs(slots[s] - ref) <= bound)
 
@@ -104,20 +107,20 @@ def test_surrogate_slots_hold_chunks_s_mod_n_slots_to_rounding(complex_sketches)
 def test_bit_error_counts_equal_reference_per_chunk():
     chunk, m = 100, 950
     F = gen.gaussian_factor(6, 2, 1)
-    counts = bit_error_counts(rng.spawn_generators(4, rng.n_chunks(m, chunk)), F, 30, 0.15, m, chunk)
-    children = np.random.SeedSequence(4).spawn(len(counts))
-    ref = [np.sum(np.not_equal(*sense_reference(np.random.Generator(np.random.PCG64(children[j])), F, 30, 0.15,
-                                                 min(chunk, m - j * chunk))[2:])) for j in range(len(counts))]
+    counts = bit_error_counts(stream_states(4, rng.n_chunks(m, chunk)), F, 30, 0.15, m, chunk)
+    refs = reference_streams(4, len(counts))
+    ref = [np.sum(np.not_equal(*sense_reference(refs[j], F, 30, 0.15, min(chunk, m - j * chunk))[2:]))
+           for j in range(len(counts))]
     assert np.array_equal(counts, ref)
 
 
 @pytest.mark.parametrize("laplace", [False, True])
 def test_projected_diagonal_sums_equal_reference_per_chunk(laplace):
     chunk, m, lam = 50, 420, np.array([1.0, 0.5, 0.2])
-    sums = projected_diagonal_sums(rng.spawn_generators(5, rng.n_chunks(m, chunk)), lam, m, chunk, laplace)
-    children = np.random.SeedSequence(5).spawn(len(sums))
+    sums = projected_diagonal_sums(stream_states(5, rng.n_chunks(m, chunk)), lam, m, chunk, laplace)
+    refs = reference_streams(5, len(sums))
     for j, row in enumerate(sums):
-        g = np.random.Generator(np.random.PCG64(children[j]))
+        g = refs[j]
         ref, bound = np.zeros(3), np.zeros(3)
         for _ in range(min(chunk, m - j * chunk)):
             if laplace:
@@ -217,8 +220,8 @@ def test_sparse_set_admm_equals_numpy_admm_iterates():
     assert np.abs(got - Z).max() <= iterations * n * n * EPS * np.abs(J).max()
 
 
-def test_standard_normal_is_numpy_streams_of_spawned_children_chunk_by_chunk():
+def test_pcg64_standard_normal_is_numpy_streams_of_spawned_children_chunk_by_chunk():
     size, chunk = 10_001, 4096
     children = np.random.SeedSequence(3).spawn(rng.n_chunks(size, chunk))
     ref = np.concatenate([np.random.Generator(np.random.PCG64(c)).standard_normal(chunk) for c in children])[:size]
-    assert np.array_equal(rng.standard_normal(3, size, chunk), ref)
+    assert np.array_equal(rng.pcg64_standard_normal(3, size, chunk), ref)

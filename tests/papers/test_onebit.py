@@ -9,9 +9,11 @@ import pytest
 from simverify import metrics
 from simverify.generators import onebit as gen
 from simverify.kernels.onebit import INSTANCE_CHUNK, sign_difference_moments
-from simverify.kernels.rng import n_chunks, spawn_generators
+from simverify.kernels.rng import n_chunks
+from simverify.kernels.streams import stream_states
 from simverify.solvers import multilabel as ml
 from simverify.solvers import onebit as sol
+from tests.stream_reference import reference_streams
 from tests.support import ROOT
 
 
@@ -52,14 +54,14 @@ def test_sign_correlation_is_unbiased_for_w_star(model):
     assert np.sum(est * model.w_star) / np.sum(model.w_star ** 2) == pytest.approx(1.0, abs=0.02)
 
 
-def test_sign_difference_moments_match_numpy():
+def test_sign_difference_moments_match_the_reference_streams():
     d, n = 4, 3000
     w = np.array([1.0, 0.0, 0.0, 0.0])
     w2 = np.array([0.6, 0.8, 0.0, 0.0])
-    outer, norm2 = sign_difference_moments(spawn_generators(5, n_chunks(n, 1024)), w, w2, n, 1024)
-    # the same streams drawn by NumPy: chunk c holds samples 1024 c .. 1024 (c + 1) - 1, d normals each
+    outer, norm2 = sign_difference_moments(stream_states(5, n_chunks(n, 1024)), w, w2, n, 1024)
+    # the same streams drawn by the naive reference: chunk c holds samples 1024 c .. 1024 (c + 1) - 1, d normals each
     G = np.concatenate([g.standard_normal(min(1024, n - 1024 * c) * d).reshape(-1, d)
-                        for c, g in enumerate(spawn_generators(5, n_chunks(n, 1024)))])
+                        for c, g in enumerate(reference_streams(5, n_chunks(n, 1024)))])
     f = (np.where(G @ w >= 0, 1.0, -1.0) - np.where(G @ w2 >= 0, 1.0, -1.0)) ** 2
     assert np.allclose(outer.sum(0), (G * f[:, None]).T @ G) and np.isclose(norm2.sum(), f @ (G ** 2).sum(1))
 

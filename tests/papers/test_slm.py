@@ -13,7 +13,7 @@ from simverify.generators import slm as gen
 from simverify.kernels import slm as kslm
 from simverify.kernels.jit import one_blas_thread
 from simverify.kernels.rng import N_SLOTS, n_chunks
-from simverify.kernels.ziggurat import normal_block, stream_states
+from simverify.kernels.streams import normal_block, stream_states
 
 DISTRIBUTIONS = [gen.FeatureDistribution("gaussian"), gen.FeatureDistribution("truncated_gaussian", 0.0),
                  gen.FeatureDistribution("truncated_gaussian", 0.01), gen.FeatureDistribution("bernoulli", 0.1),

@@ -12,7 +12,7 @@ from simverify import metrics
 from simverify.datasets import crowd as data
 from simverify.generators import crowd as gen
 from simverify.kernels.crowd import designated_imputation
-from simverify.kernels.rng import generator
+from simverify.kernels.rng import children, generator
 from simverify.solvers.crowd import aggregate, cooccurrences, pipeline, square_root, symnmf
 from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks, square_root_of_product
 from simverify.solvers.crowd.methods import aggregate_many
@@ -115,9 +115,9 @@ def measure_symnmf_floor(seed, *, J: int, K: int, phi: float, noise_var: list, n
 
 def conditioned_model(M: int, K: int, seed, gamma: float, epsilon: float = 0.1,
                       draws: int = 1000) -> DawidSkeneModel:
-    """Appendix C.1.1's model (one specialist), the first of ``draws`` candidates (one child seed each, spawned
-    once) whose A_m D^(1/2) all have condition number at most gamma."""
-    for s in seed.spawn(draws):
+    """Appendix C.1.1's model (one specialist), the first of ``draws`` candidates (one child seed each, those of
+    ``seed.spawn(draws)``) whose A_m D^(1/2) all have condition number at most gamma."""
+    for s in children(seed, draws):
         model = gen.dawid_skene_model(M, K, s, n_specialists=1, epsilon=epsilon)
         if max(np.linalg.cond(A * np.sqrt(model.priors)) for A in model.confusion) <= gamma:
             return model

@@ -10,7 +10,8 @@ import numpy as np
 from simverify import metrics
 from simverify.generators import onebit as gen
 from simverify.kernels.onebit import sign_difference_moments
-from simverify.kernels.rng import n_chunks, spawn_generators
+from simverify.kernels.rng import n_chunks
+from simverify.kernels.streams import stream_states
 from simverify.solvers import multilabel as ml
 from simverify.solvers import onebit as sol
 
@@ -62,7 +63,7 @@ def measure_lemma2(seed, *, d1: int, dist: float, n: int) -> dict:
     the first matrix in the proof's rotated frame: e11 along w, e22 along u (w' = cos a w + sin a u)."""
     s_pair, s_data = seed.spawn(2)
     w, w2, u = _pair_at_distance(d1, dist, s_pair)
-    outer, norm2 = sign_difference_moments(spawn_generators(s_data, n_chunks(n, LEMMA2_CHUNK)), w, w2, n,
+    outer, norm2 = sign_difference_moments(stream_states(s_data, n_chunks(n, LEMMA2_CHUNK)), w, w2, n,
                                            LEMMA2_CHUNK)
     M = outer.sum(axis=0) / n
     return {"q1": np.linalg.norm(M, 2), "q2": norm2.sum() / n, "e11": w @ M @ w, "e22": u @ M @ u}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...kernels.crowd import two_workers_share_an_item
 from ...validation import Integer, check_parameter, require
 
 GROUPS = 3  # Spectral-D&S deals the annotators into three groups (spectral imports it from here)
@@ -44,10 +45,9 @@ def check_blocks(owner: str, R, S) -> None:
     require(bool(np.all(np.isfinite(R))), f"{owner}: R has non-finite entries")
 
 
-def shares_items(item: np.ndarray, worker: np.ndarray, n_workers: int) -> bool:
+def shares_items(item: np.ndarray, worker: np.ndarray) -> bool:
     """Whether two different annotators answered a common item (a co-occurrence (3) is observed)."""
-    pairs = np.unique(np.asarray(item, dtype=np.int64) * n_workers + np.asarray(worker, dtype=np.int64))
-    return pairs.size > 0 and bool(np.bincount(pairs // n_workers).max() >= 2)
+    return bool(two_workers_share_an_item(np.asarray(item, dtype=np.int64), np.asarray(worker, dtype=np.int64)))
 
 
 SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted", "multispa", "cnmf", "kos")
@@ -58,7 +58,7 @@ def answers_problem(method: str, answers) -> str | None:
     who answered a common item there is no co-occurrence, and the co-occurrence methods and KOS return uniform
     posteriors; Spectral-D&S with fewer than three annotators leaves a group empty and does the same."""
     base = method.split("-em")[0]  # the -em variants start from their co-occurrence model
-    if base in SHARED_ITEM_METHODS and not shares_items(answers.item, answers.worker, answers.n_workers):
+    if base in SHARED_ITEM_METHODS and not shares_items(answers.item, answers.worker):
         return (f"no two of the {answers.n_workers} annotator(s) answered a common item, so there is no "
                 "co-occurrence to learn from (the posteriors come out uniform); aggregate by majority vote or "
                 "Dawid-Skene EM")
