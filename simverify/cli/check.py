@@ -134,7 +134,8 @@ def cmd_check(args) -> int:
             save_timings(store, cells)
     with suppress(OSError):
         save_last_failed(store, _setting(args, overrides), records)
-    report = _report(store, args.report, args.tier) if args.report else None
+    figure_workers = 1 if args.scheduler == "serial" else args.workers
+    report = _report(store, args.report, args.tier, workers=figure_workers) if args.report else None
     wall = time.perf_counter() - t0
     if args.json:
         print(json.dumps(records, indent=1, default=json_default))  # the verdict records (simverify.record)

@@ -21,9 +21,10 @@ class Progress:
     one terminal; the progress then follows that line (and never ends it), and the output calls ``clear``
     before it writes and ``redraw`` after."""
 
-    def __init__(self, enabled: bool, unit: str = "cells"):
+    def __init__(self, enabled: bool, unit: str = "cells", starting: str = "starting workers, compiling kernels"):
         self.enabled = enabled or os.environ.get("SIMVERIFY_PROGRESS") == "1"
         self.unit = unit
+        self.starting = starting
         self.t0 = time.perf_counter()
         self.t_first: float | None = None
         self.shared = None
@@ -36,7 +37,7 @@ class Progress:
             return
         now = time.perf_counter()
         if done == 0:
-            text = f"{self.unit} 0/{total}: starting workers, compiling kernels"
+            text = f"{self.unit} 0/{total}: {self.starting}"
         else:
             if self.t_first is None:
                 self.t_first = now

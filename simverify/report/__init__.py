@@ -24,7 +24,7 @@ from ..store import (
     select_rows,
 )
 from .compare import Comparison, compare
-from .figures import UnreadableFile, dataset_path, evidence_png, open_dataset
+from .figures import UnreadableFile, dataset_path, draw_figures, open_dataset
 from .markdown import markdown
 from .site import claim_page, index, paper_page, public
 
@@ -111,24 +111,34 @@ def _data_files(path: Path, ds, files: dict, written: dict) -> dict:
     return {"NetCDF": f"data/{digest}.nc", "CSV": f"data/{digest}.csv"}
 
 
-def _claim_files(rec: dict, store: Store, unreadable: list, files: dict, data: dict | None
-                 ) -> tuple[str | None, str, dict]:
-    """The figure (and with ``data``, a dict of the Datasets written so far, the data files) of one claim
-    into ``files`` (relative path -> bytes or a source Path); returns (figure path, why no figure, data
-    links), paths relative to the site root."""
+def _claim_figures(rows: list[dict], store: Store, unreadable: list, workers: int | None, progress
+                   ) -> dict[str, tuple[str | None, str]]:
+    """Each claim's figure into ``files`` order: claim id -> (PNG bytes or None, why no figure), drawn in parallel
+    (``figures.draw_figures``); a Dataset that cannot be read is added to ``unreadable``."""
+    jobs, out = [], {}
+    for rec in rows:
+        path = dataset_path(rec, store)
+        if path is None:
+            out[rec["id"]] = None, "its Dataset is not in this store"
+        else:
+            jobs.append((rec, path))
+    for (rec, _), (png, why, bad) in zip(jobs, draw_figures(jobs, workers, progress)):
+        if bad is not None:
+            unreadable.append(bad)
+        out[rec["id"]] = png, why
+    return out
+
+
+def _claim_data(rec: dict, store: Store, files: dict, data: dict) -> dict:
+    """The data links of one claim (``_data_files``), {} when its Dataset is missing or unreadable."""
     path = dataset_path(rec, store)
     if path is None:
-        return None, "its Dataset is not in this store", {}
+        return {}
     try:
         ds = open_dataset(path)
-    except UnreadableFile as exc:
-        unreadable.append((exc.path, exc.reason))
-        return None, "its Dataset cannot be read (see the index)", {}
-    links = _data_files(path, ds, files, data) if data is not None else {}
-    png, why = evidence_png(rec, ds)
-    if png is not None:
-        files[f"figures/{rec['id']}.png"] = png
-    return (f"figures/{rec['id']}.png" if png is not None else None), why, links
+    except UnreadableFile:  # named once, by the figure's pass
+        return {}
+    return _data_files(path, ds, files, data)
 
 
 def calibration_for(rows: list[dict], store: Store, extra: list[dict] = ()) -> list[dict]:
@@ -140,10 +150,12 @@ def calibration_for(rows: list[dict], store: Store, extra: list[dict] = ()) -> l
 
 
 def build(store: Store, tier: str | None = None, compare_with: str | Path | Store | None = None,
-          calibration: list[dict] = (), with_data: bool = False, rows: list[dict] | None = None
+          calibration: list[dict] = (), with_data: bool = False, rows: list[dict] | None = None,
+          workers: int | None = None, progress: Callable[[int, int], None] | None = None
           ) -> tuple[dict, list, Comparison | None]:
     """(files: relative path -> bytes or a source Path, unreadable, comparison); NoResults when no row.
-    ``rows``: the rows to show (default: the store's, of ``tier``)."""
+    ``rows``: the rows to show (default: the store's, of ``tier``); ``workers`` draw the figures (default: one
+    per core), ``progress(done, total)`` is called as they are drawn."""
     shown, every, unreadable = readable_rows(store, tier)
     rows = shown if rows is None else rows
     if not rows:
@@ -162,8 +174,14 @@ def build(store: Store, tier: str | None = None, compare_with: str | Path | Stor
     files: dict[str, bytes | Path] = {}
     figures = {}
     data: dict | None = {} if with_data else None
+    drawn = _claim_figures(rows, store, unreadable, workers, progress)
     for rec in rows:
-        fig, why, links = _claim_files(rec, store, unreadable, files, data)
+        links = _claim_data(rec, store, files, data) if data is not None else {}
+        png, why = drawn[rec["id"]]
+        fig = None
+        if png is not None:
+            fig = f"figures/{rec['id']}.png"
+            files[fig] = png
         figures[rec["id"]] = fig
         runs = [r for r in every if r["id"] == rec["id"]]
         controls = [r for r in rows if r.get("control_of") == rec["id"] and r["tier"] == rec["tier"]]
@@ -241,7 +259,8 @@ def reference_dir() -> Path:
 
 def write_report(store: Store, out: str | Path | None = None, tier: str | None = None,
                  compare: str | Path | Store | None = None, calibration: str | Path | None = None,
-                 with_data: bool = False, reference: bool = False) -> Report:
+                 with_data: bool = False, reference: bool = False, workers: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> Report:
     """Write the site, report.md, results.json and (when any claim shown was calibrated) calibration.json for
     the store's rows (optionally one tier) to ``out``.
 
@@ -251,7 +270,8 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
     the cell data, once per distinct Dataset. ``reference``: the committed reference (``reports/quick`` of
     the checkout, quick tier, every registered check from one default run, no cell data; its own
     calibration.json is read back, and files under claims/, papers/, figures/ and data/ it did not write are
-    removed). Raises NoResults or IncompatibleStore (nothing written) and ValueError for bad input or when
+    removed). ``workers`` processes draw the figures (default: one per core); ``progress(done, total)`` follows
+    them. Raises NoResults or IncompatibleStore (nothing written) and ValueError for bad input or when
     ``out`` cannot be written."""
     rows = None
     extra = read_calibration_file(calibration) if calibration else []
@@ -268,7 +288,7 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
         raise ValueError("no output directory given")
     out = Path(out)
     check_writable(out, "report directory")
-    files, unreadable, comparison = build(store, tier, compare, extra, with_data, rows)
+    files, unreadable, comparison = build(store, tier, compare, extra, with_data, rows, workers, progress)
     for rel, content in files.items():
         atomic_write(out / rel, _writer(content))
     removed = _stale_figures(out, files)

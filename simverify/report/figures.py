@@ -3,6 +3,10 @@ bytes."""
 from __future__ import annotations
 
 import io
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import matplotlib
@@ -23,6 +27,7 @@ DPI = 110
 FONTS = {"font.size": 11, "axes.titlesize": 11, "axes.labelsize": 11, "xtick.labelsize": 10.5,
          "ytick.labelsize": 10.5, "legend.fontsize": 10}  # points, for FIGSIZE at DPI
 PALETTE = 256  # colours of a figure's PNG (small_png)
+PARALLEL_FROM = 24  # figures: fewer are drawn in this process (a worker's start-up costs about as much as 10 figures)
 
 
 def dataset_path(rec: dict, store: Store) -> Path | None:
@@ -55,11 +60,12 @@ def law_of(claim_id: str):
 
 
 def small_png(png: bytes) -> bytes:
-    """The PNG with a palette of at most PALETTE colours (median cut, no dithering) and no text chunks: a
-    figure's flat colours and antialiased edges keep their look at about a third of the bytes, so the
-    committed reference stays small. The same input gives the same bytes."""
+    """The PNG with a palette of at most PALETTE colours (fast octree, no dithering) and no text chunks: a
+    figure's flat colours and antialiased edges keep their look at about a quarter of the bytes, so the
+    committed reference stays small. The same input gives the same bytes. (Median cut gave 30 % larger files
+    at 2.6 times the time.)"""
     with Image.open(io.BytesIO(png)) as im:
-        small = im.convert("RGB").quantize(colors=PALETTE, method=Image.Quantize.MEDIANCUT,
+        small = im.convert("RGB").quantize(colors=PALETTE, method=Image.Quantize.FASTOCTREE,
                                            dither=Image.Dither.NONE)
     buf = io.BytesIO()
     small.save(buf, format="PNG", optimize=True)
@@ -89,3 +95,39 @@ def evidence_png(rec: dict, ds: xr.Dataset) -> tuple[bytes | None, str]:
         return None, f"the figure could not be drawn ({type(exc).__name__}: {' '.join(str(exc).split())})"
     finally:
         plt.close(fig)
+
+
+def claim_figure(rec: dict, path: Path) -> tuple[bytes | None, str, tuple[Path, str] | None]:
+    """(PNG bytes or None, why not, (path, reason) when the Dataset cannot be read) of one claim's record and
+    Dataset file."""
+    try:
+        ds = open_dataset(path)
+    except UnreadableFile as exc:
+        return None, "its Dataset cannot be read (see the index)", (exc.path, exc.reason)
+    png, why = evidence_png(rec, ds)
+    return png, why, None
+
+
+def draw_figures(jobs: list[tuple[dict, Path]], workers: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> list[tuple]:
+    """``claim_figure`` of every (record, Dataset path), in order; drawn by ``workers`` processes (default: one
+    per core; spawned, so no Numba or BLAS threads are forked) when there are at least PARALLEL_FROM, else here.
+    ``progress(done, total)`` after each figure."""
+    total = len(jobs)
+    workers = min(workers or os.cpu_count() or 1, max(total, 1))
+    if progress:
+        progress(0, total)
+    if workers < 2 or total < PARALLEL_FROM:
+        out = []
+        for rec, path in jobs:
+            out.append(claim_figure(rec, path))
+            if progress:
+                progress(len(out), total)
+        return out
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(claim_figure, rec, path) for rec, path in jobs]
+        for done, future in enumerate(futures, 1):
+            future.result()
+            if progress:
+                progress(done, total)
+        return [f.result() for f in futures]

@@ -380,7 +380,7 @@ def test_aggregate_warns_when_the_method_cannot_learn_from_one_annotator(frame, 
 
 # ---- a step size that diverges is warned -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("batch, eta, bound", [(True, 1e6, "8.51"), (False, 50.0, "2.13")])
+@pytest.mark.parametrize("batch, eta, bound", [(True, 1e6, "9.67"), (False, 50.0, "2.63")])
 def test_and_warns_once_when_a_numeric_eta_makes_the_gradient_steps_diverge(topics, batch, eta, bound):
     X, A0 = topics
     mode = "lambda_max(Z Z^T / N)" if batch else "max ||z||^2"

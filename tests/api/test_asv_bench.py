@@ -82,6 +82,7 @@ def test_slm_numpy_references_agree_with_the_streamed_pass_in_expectation(dense)
 
 
 @pytest.mark.parametrize("module_name", CHEAP_MODULES)
+@pytest.mark.slow
 def test_kernel_and_solver_benchmarks_run_once(module_name):
     module = importlib.import_module(f"benchmarks.{module_name}")
     ran = 0
@@ -274,6 +275,7 @@ def claim_results():
     return {cls: cls().setup_cache() for cls in _claim_classes()}
 
 
+@pytest.mark.slow
 def test_every_claim_track_returns_a_finite_number(claim_results):
     import math
     ran = 0

@@ -123,6 +123,7 @@ def test_attributes_section_names_trailing_underscore_attributes_the_code_sets(c
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+@pytest.mark.slow
 def test_module_examples_pass_as_doctests(module):
     result = doctest.testmod(module, optionflags=doctest.REPORT_NDIFF)  # flags the examples need are inline
     assert result.failed == 0

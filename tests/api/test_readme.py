@@ -38,6 +38,7 @@ def test_the_readme_has_python_blocks_to_run():
 
 
 @pytest.mark.parametrize("line, code, shown", BLOCKS, ids=[f"README-line-{b[0]}" for b in BLOCKS])
+@pytest.mark.slow
 def test_readme_python_block_runs_in_a_fresh_namespace_and_prints_what_the_readme_shows(line, code, shown, tmp_path,
                                                                                          monkeypatch):
     monkeypatch.chdir(tmp_path)  # files a snippet writes (the store) land here
@@ -54,6 +55,7 @@ def test_readme_python_block_runs_in_a_fresh_namespace_and_prints_what_the_readm
         assert printed == shown
 
 
+@pytest.mark.slow
 def test_readme_verdict_line_is_the_line_the_cli_prints_for_that_claim(tmp_path):
     """The worked example's verdict line, up to its compute time, is what `simverify check` prints today."""
     import subprocess

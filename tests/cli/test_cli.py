@@ -91,6 +91,7 @@ def test_store_below_a_regular_file_is_refused_before_any_work(cli, assert_refus
 
 
 @pytest.mark.parametrize("command", ["check", "report"])
+@pytest.mark.slow
 def test_report_directory_below_a_regular_file_is_refused_before_any_work(cli, assert_refused, tmp_path, command):
     store = tmp_path / "s"
     if command == "report":
@@ -146,6 +147,7 @@ def test_records_carry_absolute_store_band_and_overrides(cli, tmp_path):
     assert rec["band"] == pytest.approx([1.9, 2.1])  # PowerLaw slope 2 +- 0.1
 
 
+@pytest.mark.slow
 def test_report_from_another_directory_draws_the_figures(cli, tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
@@ -159,6 +161,7 @@ def test_report_from_another_directory_draws_the_figures(cli, tmp_path):
 
 # --- reports -----------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_report_names_unreadable_files_and_reports_the_rest(cli, tmp_path):
     store, out = tmp_path / "s", tmp_path / "rep"
     assert cli("check", "toy.power", "toy.power~wrong_exponent", "--scheduler", "serial",
@@ -302,6 +305,7 @@ def test_calibrate_counts_no_miss_for_separated_claims_and_some_for_borderline(c
     assert 0 < rows["toy.borderline"]["misses"] < SEEDS
 
 
+@pytest.mark.slow
 def test_calibrate_misses_are_those_of_check_at_each_root_seed(cli, calibration):
     rows, store = calibration
     misses = dict.fromkeys(CALIBRATED, 0)

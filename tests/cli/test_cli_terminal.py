@@ -9,6 +9,8 @@ import pty
 import subprocess
 import sys
 
+import pytest
+
 from simverify import cli, provenance
 from tests.support import ENV, ROOT
 
@@ -130,6 +132,7 @@ def test_numbers_get_the_digits_that_tell_interval_and_band_apart():
     assert "est 90.68 [90.66, 90.7] band [90.65, 90.71]" in line
 
 
+@pytest.mark.slow
 def test_the_first_claims_line_is_on_the_terminal_while_later_cells_still_run(tmp_path):
     """Through a pseudo-terminal: toy.power's character appears while toy.slow's 24 cells (0.25 s each) run."""
     store = tmp_path / "s"
@@ -176,6 +179,7 @@ def test_dask_scheduler_without_the_extra_is_refused_naming_the_extra(monkeypatc
     assert not (tmp_path / "s").exists()
 
 
+@pytest.mark.slow
 def test_cache_info_and_clean_from_the_command_line(tmp_path):
     store = tmp_path / "s"
     assert run("check", "toy.power", "--scheduler", "serial", "--store", str(store)).returncode == 0
@@ -188,6 +192,7 @@ def test_cache_info_and_clean_from_the_command_line(tmp_path):
     assert run("cache", "clean", "--all", "--store", str(store)).stdout.startswith("removed 32 cells")
 
 
+@pytest.mark.slow
 def test_report_compare_prints_what_changed(tmp_path):
     for name, seed in (("old", "0"), ("new", "3")):
         assert run("check", "toy.power", "--scheduler", "serial", "--seed", seed,
@@ -201,6 +206,7 @@ def test_report_compare_prints_what_changed(tmp_path):
     assert missing.returncode == 2 and "holds no results" in missing.stderr and not (tmp_path / "x").exists()
 
 
+@pytest.mark.slow
 def test_a_store_of_another_layout_is_refused_by_check_and_report_before_any_work(tmp_path):
     old = tmp_path / "old"
     (old / "results").mkdir(parents=True)

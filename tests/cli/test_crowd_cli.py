@@ -45,6 +45,7 @@ def test_out_quotes_ids_that_contain_the_separator(cli, tmp_path):
     assert rows[1][:2] == ["q,1", "yes"] and rows[2][:2] == ["q2", "no"]
 
 
+@pytest.mark.slow
 def test_snow_format_is_sniffed_and_csv_frames_with_string_ids_work(cli, tmp_path):
     res = cli("crowd", "aggregate", "--answers", str(DATA / "temp.standardized.tsv"), "--method", "mv-em", "--json")
     assert res.returncode == 0 and json.loads(res.stdout)["n_gold"] == 462
@@ -116,6 +117,7 @@ def test_a_truth_file_with_the_snow_format_is_refused(cli, assert_refused):
     ("crowd.figure3.shifted_relu_faster_noisy", "snr_db=nan", "parameter 'snr_db' is not finite: nan"),
     ("crowd.figure3.shifted_relu_faster_noisy", "snr_db=1000", "parameter snr_db must be"),
 ])
+@pytest.mark.slow
 def test_bad_crowd_claim_parameters_are_refused_in_one_line_with_exit_2_and_no_store(
         check_refused_at_plan, tmp_path, claim, assignment, needle):
     check_refused_at_plan([claim, "--set", assignment.replace("{dir}", str(tmp_path))], needle)

@@ -14,6 +14,7 @@ import pytest
     ("slm.figure1.mip", 'solver=["slm","svm"]', "parameter solver: unknown 'svm' (one of slm, fm, fm_standardised)"),
     ("slm.section2_1.gradient_descent_skewed", "step=-0.1", "parameter step must be a finite number in"),
 ])
+@pytest.mark.slow
 def test_bad_slm_parameters_are_refused_in_one_line_before_any_work(
         check_refused_at_plan, tmp_path, claim, assignment, needle):
     check_refused_at_plan([claim, "--set", assignment], needle)

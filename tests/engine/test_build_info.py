@@ -18,6 +18,7 @@ def _git_head() -> str | None:
     return out.stdout.strip() if out.returncode == 0 else None
 
 
+@pytest.mark.slow
 def test_wheel_records_the_git_commit_it_was_built_from(tmp_path):
     head = _git_head()
     if head is None:

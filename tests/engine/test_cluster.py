@@ -18,6 +18,8 @@ import xarray as xr
 from tests.support import ENV as SUPPORT_ENV
 from tests.support import ROOT
 
+pytestmark = pytest.mark.slow  # each test starts a Dask scheduler and workers
+
 pytest.importorskip("distributed", reason="Dask distributed is not installed (pip install '.[dask]')")
 
 ENV = {**SUPPORT_ENV, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}

@@ -89,6 +89,7 @@ def test_toy_claim_and_negative_control(tmp_path):
         assert key in ds.attrs
 
 
+@pytest.mark.slow
 def test_executors_give_identical_datasets(tmp_path):
     claim = registry.get("toy.power")
     dss = []
@@ -102,6 +103,7 @@ def test_executors_give_identical_datasets(tmp_path):
         xr.testing.assert_identical(ds.drop_attrs(), dss[0].drop_attrs())
 
 
+@pytest.mark.slow
 def test_check_through_a_dask_scheduler_address_reaches_the_toy_verdict(cli, tmp_path):
     from dask.distributed import LocalCluster
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -130,6 +132,7 @@ def test_seeds_do_not_depend_on_order_and_replicates_extend(tmp_path):
     assert calls and calls[-1] == 4 * 4  # only the new replicates were computed
 
 
+@pytest.mark.slow
 def test_json_contract_and_exit_codes_0_and_1(cli, tmp_path):
     r = cli("check", "toy.power", "toy.power~wrong_exponent", "--store", str(tmp_path), "--json",
             "--scheduler", "serial")
@@ -157,6 +160,7 @@ def test_json_contract_and_exit_codes_0_and_1(cli, tmp_path):
     (["report", "--store", "EMPTY"], "no readable results"),
     (["report", "--store", "EMPTY", "--tier", "full"], "no readable results"),
 ])
+@pytest.mark.slow
 def test_bad_input_exit_2_nothing_written(cli, tmp_path, args, needle):
     """check: the store stays absent; report: the --out directory is not created."""
     args = [a.replace("EMPTY", str(tmp_path / "empty")) for a in args]
@@ -191,6 +195,7 @@ def _resume_matches_uninterrupted(cli, a, b):
     xr.testing.assert_identical(ds_a.drop_attrs(), ds_b.drop_attrs())
 
 
+@pytest.mark.slow
 def test_killed_check_resumes_to_identical_dataset(cli, wait_for_cell, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     proc = subprocess.Popen([sys.executable, "-m", "simverify.cli", "check", "toy.slow", "--store", str(a),
@@ -204,6 +209,7 @@ def test_killed_check_resumes_to_identical_dataset(cli, wait_for_cell, tmp_path)
     _resume_matches_uninterrupted(cli, a, b)
 
 
+@pytest.mark.slow
 def test_interrupted_check_exits_130_in_one_line_leaves_no_temporaries_and_resumes(cli, wait_for_cell, tmp_path):
     """Ctrl-C (SIGINT to the whole process group, workers included) during a process-pool run."""
     a, b = tmp_path / "a", tmp_path / "b"
@@ -221,6 +227,7 @@ def test_interrupted_check_exits_130_in_one_line_leaves_no_temporaries_and_resum
     _resume_matches_uninterrupted(cli, a, b)
 
 
+@pytest.mark.slow
 def test_list_names_claims_and_controls_and_report_writes_a_self_contained_site(cli, tmp_path):
     r = cli("list", "--json")
     rows = json.loads(r.stdout)
@@ -236,6 +243,7 @@ def test_list_names_claims_and_controls_and_report_writes_a_self_contained_site(
     assert "| toy | Toy 1 |" in (tmp_path / "rep" / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_a_plugin_importing_a_name_simverify_lacks_is_refused_in_one_line(tmp_path):
     (tmp_path / "oldplugin.py").write_text("from simverify.claims import NoSuchName\n")
     env = {**ENV, "SIMVERIFY_PLUGINS": "oldplugin", "PYTHONPATH": f"{tmp_path}:{ROOT}"}
@@ -246,6 +254,7 @@ def test_a_plugin_importing_a_name_simverify_lacks_is_refused_in_one_line(tmp_pa
                                  "'NoSuchName' from 'simverify.claims'"), res.stderr
 
 
+@pytest.mark.slow
 def test_unknown_plugin_module_is_a_clear_usage_error():
     res = subprocess.run([sys.executable, "-m", "simverify.cli", "list"], check=False, capture_output=True, text=True,
                          cwd=ROOT, env={**ENV, "SIMVERIFY_PLUGINS": "no_such_plugin_module"}, timeout=120)

@@ -84,6 +84,7 @@ def test_the_measure_module_imports_no_engine_module(generated, monkeypatch):
     assert [m.name for m in code_closure(f"{KEY}.measures")] == [f"{KEY}.measures"]
 
 
+@pytest.mark.slow
 def test_generated_paper_passes_its_quick_check_through_simverify_plugins(generated, tmp_path):
     parent, _ = generated
     res = _cli("check", "--paper", KEY, "--tier", "quick", "--scheduler", "serial", "--store", str(tmp_path / "s"),
@@ -94,6 +95,7 @@ def test_generated_paper_passes_its_quick_check_through_simverify_plugins(genera
                         f"{KEY}.mean.rate_n~wrong_exponent": ("REFUTED", "REFUTED")}
 
 
+@pytest.mark.slow
 def test_generated_claims_test_passes(generated, tmp_path):
     parent, _ = generated
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(parent / KEY / "tests")],
@@ -102,6 +104,7 @@ def test_generated_claims_test_passes(generated, tmp_path):
     assert "3 passed" in res.stdout
 
 
+@pytest.mark.slow
 def test_an_installed_package_is_found_through_the_entry_point(tmp_path):
     """The distribution metadata an installer writes (what `pip install` makes of the documented pyproject.toml:
     a dist-info directory with entry_points.txt) is enough: no $SIMVERIFY_PLUGINS. The package is written by the

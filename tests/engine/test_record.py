@@ -91,6 +91,7 @@ def test_an_object_without_a_stable_description_has_no_digest_rather_than_one_pe
     assert declaration_digest(object()) is None
 
 
+@pytest.mark.slow
 def test_every_registered_laws_digest_is_the_same_in_another_process_with_another_hash_seed():
     import subprocess
     import sys

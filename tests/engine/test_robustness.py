@@ -24,6 +24,7 @@ def _cells(store: Path) -> dict:
     return {p.relative_to(store): p.read_bytes() for p in sorted(store.rglob("cells/*/*.npz"))}
 
 
+@pytest.mark.slow
 def test_stored_cells_are_bit_identical_serial_or_one_or_two_workers_with_one_or_two_numba_threads(tmp_path):
     runs = {"serial, 1 thread": (["--scheduler", "serial"], "1"), "serial, 2 threads": (["--scheduler", "serial"], "2"),
             "1 worker": (["--workers", "1"], None), "2 workers": (["--workers", "2"], None)}
@@ -88,6 +89,7 @@ def test_every_tier_of_every_paper_plans_within_the_ceilings():
                 assert got.memory < 4 * 2 ** 30 and got.work < fp.MAX_CELL_WORK, (claim.id, tier, got)
 
 
+@pytest.mark.slow
 def test_argparse_errors_are_one_line_with_exit_2(cli):
     for args in (["check", "--bogus"], ["chek"], ["check", "--workers", "x"], ["calibrate", "--seeds"]):
         res = cli(*args)
@@ -104,6 +106,7 @@ def _console(args: list[str], tmp_path: Path) -> subprocess.Popen:
 
 @pytest.mark.parametrize("sig, code, word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
 @pytest.mark.parametrize("when", ["starting", "mid-run"])
+@pytest.mark.slow
 def test_sigint_or_sigterm_at_start_or_mid_run_ends_in_one_line_with_130_or_143(
         wait_for_cell, tmp_path, sig, code, word, when):
     store = tmp_path / "s"
@@ -122,6 +125,7 @@ def test_sigint_or_sigterm_at_start_or_mid_run_ends_in_one_line_with_130_or_143(
         assert not store.exists()
 
 
+@pytest.mark.slow
 def test_a_killed_worker_ends_the_run_in_one_line_and_a_rerun_would_compute_only_the_rest(wait_for_cell, cli, tmp_path):
     store = tmp_path / "s"
     slow = ["toy.slow", "--set", "sleep=1.0", "--store", str(store)]  # 12 cells x 2 replicates of 1 s on 2 workers
@@ -151,6 +155,7 @@ def test_a_killed_worker_ends_the_run_in_one_line_and_a_rerun_would_compute_only
     (["check", "toy.power", "--workers", "1000", "--replicates", "1000", "--plan"], "; use --workers "),
     (["check", "toy.power", "--set", "x=[0,1,2]"], "fits against log(x): its grid values must be positive"),
 ])
+@pytest.mark.slow
 def test_what_used_to_crash_or_exhaust_memory_after_planning_is_refused_at_plan(
         cli, assert_refused, tmp_path, args, needle):
     res = cli(*args, "--store", str(tmp_path / "s")) if "--store" not in args else cli(*args, cwd=tmp_path)
@@ -158,6 +163,7 @@ def test_what_used_to_crash_or_exhaust_memory_after_planning_is_refused_at_plan(
     assert os.listdir(tmp_path) == []  # nothing written: no store, no file
 
 
+@pytest.mark.slow
 def test_damaged_bookkeeping_files_cost_estimates_never_a_run_or_a_traceback(cli, tmp_path):
     store = tmp_path / "s"
     assert cli("check", "toy.power", "--store", str(store)).returncode == 0
@@ -174,6 +180,7 @@ def test_a_store_whose_cells_directory_is_a_file_is_refused_at_plan(cli, assert_
     assert_refused(cli("check", "toy.power", "--store", str(tmp_path / "s")), "cells is not a directory")
 
 
+@pytest.mark.slow
 def test_closed_standard_output_is_ignored_and_a_full_one_ends_in_one_line(tmp_path):
     closed = subprocess.run([sys.executable, "-c", "import sys; from simverify.console import entry; "
                              "sys.argv[0] = 'simverify'; entry()", "list"], stdout=subprocess.DEVNULL,

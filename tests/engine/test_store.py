@@ -141,6 +141,7 @@ def test_calibration_file_merges_rows_by_claim_and_tier_keeping_the_latest_and_r
         save_calibration_file(path, old)
 
 
+@pytest.mark.slow
 def test_cache_info_counts_cells_per_claim_and_clean_removes_only_cells_of_old_code(tmp_path):
     store = Store(tmp_path / "s")
     claims = _claims()
@@ -178,6 +179,7 @@ def test_calibration_rows_carry_power_against_the_control_and_are_stored(tmp_pat
     assert merged["toy.power"]["seeds"] == 2 and merged["toy.power~wrong_exponent"]["seeds"] == 3
 
 
+@pytest.mark.slow
 def test_two_check_processes_on_one_store_both_finish_and_leave_nothing_corrupt(tmp_path):
     store = tmp_path / "s"
     env = {**os.environ, "SIMVERIFY_PLUGINS": "tests.toy_claims"}

@@ -87,6 +87,7 @@ def test_accumulate_rank_two_equals_outer_products_to_rounding(dtype):
 
 
 @pytest.mark.parametrize("complex_sketches", [False, True])
+@pytest.mark.slow
 def test_surrogate_slots_hold_chunks_s_mod_n_slots_to_rounding(complex_sketches):
     chunk, m, n_slots = 64, 1000, 3
     F = gen.line_spectrum_factor(5, [0.2], [1.0]) if complex_sketches else gen.gaussian_factor(5, 2, 0)

@@ -74,6 +74,7 @@ def normals():
     return st.standard_normal(2026, 10_000_000, chunk=1 << 16)
 
 
+@pytest.mark.slow
 def test_normals_pass_kolmogorov_smirnov_on_1e7_draws_and_match_the_first_four_moments(normals):
     assert stats.kstest(normals, "norm").pvalue > 1e-4
     n = normals.size
@@ -110,6 +111,7 @@ SNIPPET = ("from simverify.kernels import streams as z;import sys;"
            "sys.stdout.write(z.standard_normal(7, 100003, chunk=4096).tobytes().hex())")
 
 
+@pytest.mark.slow
 def test_standard_normal_bit_identical_for_one_and_two_threads():
     outs = [subprocess.run([sys.executable, "-c", SNIPPET], capture_output=True, text=True, check=True,
                            env={**os.environ, "NUMBA_NUM_THREADS": t}).stdout for t in ("1", "2")]

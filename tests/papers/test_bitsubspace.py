@@ -24,6 +24,7 @@ SNIPPET = ("import numpy as np;from simverify.kernels import streams as r;"
            "import sys;sys.stdout.write(x.tobytes().hex()[:4000]+J.tobytes().hex()+C.tobytes().hex())")
 
 
+@pytest.mark.slow
 def test_normals_and_real_and_complex_surrogates_bit_identical_for_one_and_two_threads():
     outs = [subprocess.run([sys.executable, "-c", SNIPPET], capture_output=True, text=True, check=True,
                            env={**__import__("os").environ, "NUMBA_NUM_THREADS": t}).stdout for t in ("1", "2")]
@@ -306,6 +307,7 @@ PEAK_RSS = ("import resource,sys;from simverify.solvers import bitsubspace as s;
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
 
 
+@pytest.mark.slow
 def test_tracker_peak_rss_at_m_2e5_within_20_percent_of_m_2e4():
     """Peak resident memory of a whole process (Numba's allocations are invisible to tracemalloc)."""
     peak = [int(subprocess.run([sys.executable, "-c", PEAK_RSS, str(m)], capture_output=True, text=True,

@@ -10,6 +10,7 @@ PAPER = "bitsubspace"
 CHEAPEST = "bitsubspace.theorem1.bound_kappa"  # about 1 s with its control, serial
 
 
+@pytest.mark.slow
 def test_cheapest_claim_and_its_controls_reach_their_expected_verdicts(check_with_controls):
     check_with_controls(CHEAPEST)
 

@@ -10,6 +10,7 @@ PAPER = "crowd"
 CHEAPEST = "crowd.section4.bluebird_dessymnmf_missing"  # one cell on shipped data: about 1 s with its control
 
 
+@pytest.mark.slow
 def test_cheapest_claim_and_its_controls_reach_their_expected_verdicts(check_with_controls):
     check_with_controls(CHEAPEST)
 

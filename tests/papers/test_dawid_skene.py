@@ -45,6 +45,7 @@ def test_dawid_skene_reproduces_crowdkit_probas_priors_errors_and_labels(n_iter)
         assert r["agg_label"] in [labels[k] for k in np.flatnonzero(p >= p.max() - 1e-12)]  # ties: any top label
 
 
+@pytest.mark.slow
 def test_estimators_pass_their_em_budget_and_tolerance_to_em():
     """DawidSkene(n_iter, tol), RobSymNMF(em=True, n_iter, tol) and DesSymNMF(em=True, ...) run EM with them: one
     iteration gives the one-iteration posteriors, not the converged ones."""

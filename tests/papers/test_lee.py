@@ -66,10 +66,12 @@ def test_topics_of_a_two_topic_corpus_separate_the_word_sets(tmp_path):
     ('topic_model=["and","nmf","lda","svd"]', "parameter topic_model: unknown 'svd' (one of and, nmf, lda)"),
     ("n_topics=5000", "n_topics=5000 exceeds min(documents, words) = 300"),
 ])
+@pytest.mark.slow
 def test_bad_table1_parameters_are_refused_before_any_work(check_refused_at_plan, tmp_path, assignment, needle):
     check_refused_at_plan(["andnmf.table1.topics", "--set", assignment], needle)
 
 
+@pytest.mark.slow
 def test_a_malformed_corpus_file_is_refused_at_plan_with_its_line(check_refused_at_plan, tmp_path):
     path = tmp_path / "c.txt"
     path.write_text("one document\n\nanother\n")

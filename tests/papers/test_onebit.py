@@ -146,6 +146,7 @@ def test_bad_input_is_refused_with_a_clear_error(call, needle):
     ("m=0", "parameter m must be a positive integer"),
     ("T=-1", "parameter T"), ("flip_prob=1.5", "flip_prob"), ("xi=nan", "not finite"),
     ("spectral_distance=3", "spectral_distance"), ("column_by_column=1", "true or false")])
+@pytest.mark.slow
 def test_cli_refuses_bad_paper_parameters_before_any_work(tmp_path, assignment, needle):
     store = tmp_path / "s"
     name = assignment.split("=")[0]

@@ -36,7 +36,9 @@ def test_every_claim_has_a_control_and_errata_have_positive_controls(paper):
             assert any(ctrl.expected == "REFUTED" for ctrl in c.controls), c.id
 
 
-@pytest.mark.parametrize("claim_id", [c.id for paper in PAPERS for c in registry.all_claims(paper)])
+@pytest.mark.slow
+@pytest.mark.parametrize("claim_id", [pytest.param(c.id, marks=pytest.mark.xdist_group(f"quick-tier-{paper}"))
+                                      for paper in PAPERS for c in registry.all_claims(paper)])
 def test_quick_tier_verdict_as_expected(tmp_path_factory, claim_id):
     rec = paper_records(registry.get(claim_id).paper, tmp_path_factory)[claim_id]
     assert rec["verdict"] == rec["expected"], rec

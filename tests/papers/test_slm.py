@@ -155,6 +155,7 @@ THREADS_SNIPPET = (
     "sys.stdout.write(np.concatenate(out).tobytes().hex())")
 
 
+@pytest.mark.slow
 def test_streamed_passes_bit_identical_for_one_and_two_threads():
     """70,000 instances span 18 chunks (more than the 16 slots): the sums, of the per-instance pass and of the
     blocked pass (d = 256), must not depend on the thread count."""

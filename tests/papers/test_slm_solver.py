@@ -106,6 +106,7 @@ def test_a_fixed_training_set_reused_every_step_still_converges_with_the_oracle(
     assert errors[-1] < 1e-4 * errors[0]
 
 
+@pytest.mark.slow
 def test_gradient_descent_heuristic_stalls_on_skewed_x_but_not_on_gaussian_x():
     """Measured over seeds 1-4 at this size: Gaussian 0.002-0.045 after 40 steps, truncated Gaussian 0.30-0.43."""
     def final_error(dist):

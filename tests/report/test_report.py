@@ -168,6 +168,7 @@ def test_first_sentence_does_not_end_at_an_abbreviation():
     assert first_sentence(text) == "The proof treats V as Laplace(1) (c.f. Fig. 3)."
 
 
+@pytest.mark.slow
 def test_every_registered_formula_renders_as_svg():
     unparsed = [c.id for c in registry.all_claims(None, controls=True) if c.formula and formula_svg(c.formula) is None]
     assert unparsed == []
@@ -414,6 +415,7 @@ def test_reference_refuses_a_store_without_every_registered_check_from_one_defau
     assert not (tmp_path / "ref").exists()
 
 
+@pytest.mark.slow
 def test_compare_against_a_reports_results_json_flags_the_moved_estimate_and_counts_floating_noise(run, tmp_path):
     root, store = run
     write_report(store, tmp_path / "baseline")
@@ -489,3 +491,19 @@ def test_provenance_block_shows_the_blas_library_its_version_core_type_and_threa
                      rf"{re.escape(str(version))} \(", page), page
     for label in ("CPU flags (numerics)", "Numba threads", "llvmlite", "OPENBLAS_CORETYPE"):
         assert f"<th>{label}</th>" in page, label
+
+
+@pytest.mark.slow
+def test_figures_drawn_by_worker_processes_are_the_bytes_drawn_here_and_progress_counts_them(run, monkeypatch):
+    """Parallel drawing (spawned processes) from PARALLEL_FROM figures on: the same PNG bytes, in the same order,
+    as drawing in this process; progress goes 0..total."""
+    from simverify.report import figures
+    _, store = run
+    rows = report_module.readable_rows(store, "quick")[0]
+    jobs = [(rec, figures.dataset_path(rec, store)) for rec in rows] * 3  # six figures
+    serial = figures.draw_figures(jobs, workers=1)
+    monkeypatch.setattr(figures, "PARALLEL_FROM", 2)
+    seen = []
+    parallel = figures.draw_figures(jobs, workers=2, progress=lambda done, total: seen.append((done, total)))
+    assert [p[0] for p in parallel] == [s[0] for s in serial] and all(p[0] for p in serial)
+    assert seen == [(i, len(jobs)) for i in range(len(jobs) + 1)]

@@ -98,6 +98,7 @@ def _svgs_drawn(driver) -> list[bool]:
         "&& s.querySelectorAll('path').length > 0);")
 
 
+@pytest.mark.slow
 def test_index_claim_and_paper_pages_render_offline_with_every_image_decoded(site, browser, tmp_path):
     browser.get((site / "index.html").as_uri())
     assert browser.title == "simverify report"
