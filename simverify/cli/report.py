@@ -10,7 +10,8 @@ from .common import DEFAULT_REPORT, _refused
 
 def _report(store: Store, out: str | None, tier: str | None, compare: str | None = None, **options):
     """Write the report (``options``: calibration, with_data, reference, workers; see report.write_report), with a
-    progress line of the figures on a terminal; one stderr line per unreadable file it names. UsageError when nothing is readable, a store has another layout, a
+    progress line of the figures on a terminal; one stderr line per unreadable file it names. UsageError when
+    nothing is readable, a store has another layout, a
     baseline or calibration file cannot be read or ``out`` cannot be written."""
     from ..report import write_report
     from .terminal import Progress
