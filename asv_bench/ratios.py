@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 # speedup over the NumPy reference
-GOALS = {"standard_normal_1e7": 3.0, "surrogate_n100_m1e6": 5.0, "algorithm1_paper_size": 20.0,
+GOALS = {"standard_normal_1e7": 3.0, "surrogate_n100_m1e6": 5.0, "algorithm1_paper_size": 15.0,
          "iteration_paper_size": 10.0}
 
 

@@ -1,6 +1,7 @@
 """`simverify report`: the site, report.md and results.json of a store (the reference with --reference)."""
 from __future__ import annotations
 
+import os
 import sys
 
 from ..exceptions import UsageError
@@ -8,16 +9,18 @@ from ..store import Store, check_writable
 from .common import DEFAULT_REPORT, _refused
 
 
-def _report(store: Store, out: str | None, tier: str | None, compare: str | None = None, **options):
-    """Write the report (``options``: calibration, with_data, reference, workers; see report.write_report), with a
-    progress line of the figures on a terminal; one stderr line per unreadable file it names. UsageError when
-    nothing is readable, a store has another layout, a
-    baseline or calibration file cannot be read or ``out`` cannot be written."""
+def _report(store: Store, out: str | None, tier: str | None, compare: str | None = None, workers: int | None = None,
+            **options):
+    """Write the report (``options``: calibration, with_data, reference; see report.write_report), its figures
+    drawn by ``workers`` processes (default: one per core), with a progress line of the figures on a terminal;
+    one stderr line per unreadable file it names. UsageError when nothing is readable, a store has another
+    layout, a baseline or calibration file cannot be read or ``out`` cannot be written."""
     from ..report import write_report
     from .terminal import Progress
-    progress = Progress(sys.stderr.isatty(), "figures", "starting the drawing processes")
+    progress = Progress(sys.stderr.isatty(), "figures", "drawing")
     with _refused():  # NoResults and IncompatibleStore are ValueErrors
-        report = write_report(store, out, tier=tier, compare=compare, progress=progress, **options)
+        report = write_report(store, out, tier=tier, compare=compare, progress=progress,
+                              workers=workers or os.cpu_count() or 1, **options)
     for path, reason in report.unreadable:
         sys.stderr.write(f"simverify: warning: skipped unreadable {path}: {reason}\n")
     return report

@@ -18,22 +18,31 @@ N_SLOTS = 16  # fixed-order partial sums of streamed accumulations (independent 
 DEFAULT_CHUNK = 1 << 18  # values per stream for array fills (2 MiB: spawning streams costs ~45 us each)
 
 
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
 def as_seed_sequence(seed) -> np.random.SeedSequence:
-    """Accept an int, a SeedSequence or a sequence of ints as a root seed."""
+    """A root seed: an int >= 0, a SeedSequence or a non-empty sequence of ints >= 0; anything else (a bool, a
+    float, a string, None) is refused with a ValueError."""
     if isinstance(seed, np.random.SeedSequence):
         return seed
-    if isinstance(seed, (int, np.integer)):
+    if _is_int(seed):
         if seed < 0:
             raise ValueError(f"seed must be non-negative, got {seed}")
         return np.random.SeedSequence(int(seed))
-    return np.random.SeedSequence(list(seed))
+    items = list(seed) if isinstance(seed, (list, tuple, np.ndarray)) else None
+    if not items or not all(_is_int(v) and v >= 0 for v in items):
+        raise ValueError(f"seed must be an integer >= 0, a SeedSequence or a non-empty sequence of integers >= 0, "
+                         f"got {seed!r:.60}")
+    return np.random.SeedSequence([int(v) for v in items])
 
 
 def fresh_seed(seed) -> np.random.SeedSequence:
     """An unspawned copy of a root seed: its children are the ones the seed gave on its first spawn, so the same
     seed always yields the same streams however often it was spawned before."""
     root = as_seed_sequence(seed)
-    return np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key)
+    return np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key, pool_size=root.pool_size)
 
 
 def children(seed: np.random.SeedSequence, count: int):
@@ -78,17 +87,21 @@ def _fill_normal(gens, out, chunk):
             out[i] = g.standard_normal()
 
 
-def _check_size(size) -> tuple[int, ...]:
-    shape = (int(size),) if np.isscalar(size) else tuple(int(s) for s in size)
-    if any(s < 0 for s in shape):
-        raise ValueError(f"size must be non-negative, got {shape}")
-    return shape
+def check_shape(size, chunk: int) -> tuple[int, ...]:
+    """``size`` (an int or a tuple of ints, each >= 0) as a shape; ValueError for anything else, or for a
+    ``chunk`` that is not an integer >= 1."""
+    shape = (size,) if _is_int(size) else tuple(size) if isinstance(size, (tuple, list)) else None
+    if shape is None or not all(_is_int(s) and s >= 0 for s in shape):
+        raise ValueError(f"size must be an integer >= 0 or a tuple of them, got {size!r:.60}")
+    if not (_is_int(chunk) and chunk >= 1):
+        raise ValueError(f"chunk must be an integer >= 1, got {chunk!r:.60}")
+    return tuple(int(s) for s in shape)
 
 
 def pcg64_standard_normal(seed, size, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     """Standard normals of shape ``size`` from PCG64 Generators, one per chunk, filled in parallel (the reference
     sampler of the benchmarks; simulations draw with ``kernels.streams``)."""
-    shape = _check_size(size)
+    shape = check_shape(size, chunk)
     out = np.empty(int(np.prod(shape)))
     _fill_normal(pcg64_generators(seed, n_chunks(out.size, chunk)), out, chunk)
     return out.reshape(shape)

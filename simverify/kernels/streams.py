@@ -27,7 +27,7 @@ import numpy as np
 from numba import float64, njit, prange, uint64
 
 from .jit import JIT, PARALLEL_JIT
-from .rng import DEFAULT_CHUNK, _check_size, as_seed_sequence, n_chunks
+from .rng import DEFAULT_CHUNK, check_shape, fresh_seed, n_chunks
 
 ZIGGURAT_R = 3.6541528853610088  # start of the tail (the rightmost layer's edge)
 _AREA = 4.92867323399e-3  # the area of each layer
@@ -60,12 +60,14 @@ def stream_states(seed, count: int) -> np.ndarray:
     (children of a fresh copy of the root: the same seed always gives the same streams). A new array on every call
     (the kernels advance states in place); the states of recent seeds are remembered, since a fixed training set
     is streamed again from its seed at every iteration."""
-    root = as_seed_sequence(seed)
-    key = (repr(root.entropy), tuple(root.spawn_key), int(count))
+    if not (isinstance(count, (int, np.integer)) and not isinstance(count, bool) and count >= 0):
+        raise ValueError(f"the number of streams must be an integer >= 0, got {count!r:.60}")
+    root = fresh_seed(seed)
+    key = (repr(root.entropy), tuple(root.spawn_key), root.pool_size, int(count))
     if key not in _STATES:
         if len(_STATES) >= 256:
             _STATES.clear()
-        _STATES[key] = _initial_states(np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key), int(count))
+        _STATES[key] = _initial_states(root, int(count))
     return _STATES[key].copy()
 
 
@@ -244,7 +246,7 @@ def _fill_normal(states, out, chunk):
 
 def standard_normal(seed, size, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     """Standard normals of shape ``size`` from the ziggurat streams, filled in parallel, one stream per chunk."""
-    shape = _check_size(size)
+    shape = check_shape(size, chunk)
     out = np.empty(int(np.prod(shape)))
     _fill_normal(stream_states(seed, n_chunks(out.size, chunk)), out, chunk)
     return out.reshape(shape)

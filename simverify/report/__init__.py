@@ -154,8 +154,8 @@ def build(store: Store, tier: str | None = None, compare_with: str | Path | Stor
           workers: int | None = None, progress: Callable[[int, int], None] | None = None
           ) -> tuple[dict, list, Comparison | None]:
     """(files: relative path -> bytes or a source Path, unreadable, comparison); NoResults when no row.
-    ``rows``: the rows to show (default: the store's, of ``tier``); ``workers`` draw the figures (default: one
-    per core), ``progress(done, total)`` is called as they are drawn."""
+    ``rows``: the rows to show (default: the store's, of ``tier``); ``workers`` draw the figures
+    (``figures.draw_figures``; default: this process), ``progress(done, total)`` is called as they are drawn."""
     shown, every, unreadable = readable_rows(store, tier)
     rows = shown if rows is None else rows
     if not rows:
@@ -270,8 +270,9 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
     the cell data, once per distinct Dataset. ``reference``: the committed reference (``reports/quick`` of
     the checkout, quick tier, every registered check from one default run, no cell data; its own
     calibration.json is read back, and files under claims/, papers/, figures/ and data/ it did not write are
-    removed). ``workers`` processes draw the figures (default: one per core); ``progress(done, total)`` follows
-    them. Raises NoResults or IncompatibleStore (nothing written) and ValueError for bad input or when
+    removed). ``workers`` > 1 draws the figures in that many spawned processes (at most the cores; a script
+    then needs the ``if __name__ == "__main__":`` guard), by default in this process; ``progress(done, total)``
+    follows them. Raises NoResults or IncompatibleStore (nothing written) and ValueError for bad input or when
     ``out`` cannot be written."""
     rows = None
     extra = read_calibration_file(calibration) if calibration else []

@@ -3,10 +3,8 @@ bytes."""
 from __future__ import annotations
 
 import io
-import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import matplotlib
@@ -110,11 +108,12 @@ def claim_figure(rec: dict, path: Path) -> tuple[bytes | None, str, tuple[Path, 
 
 def draw_figures(jobs: list[tuple[dict, Path]], workers: int | None = None,
                  progress: Callable[[int, int], None] | None = None) -> list[tuple]:
-    """``claim_figure`` of every (record, Dataset path), in order; drawn by ``workers`` processes (default: one
-    per core; spawned, so no Numba or BLAS threads are forked) when there are at least PARALLEL_FROM, else here.
-    ``progress(done, total)`` after each figure."""
+    """``claim_figure`` of every (record, Dataset path), in order. ``workers`` > 1 (at most the cores) draws them
+    in that many spawned processes (``executors.ProcessExecutor``: SIGINT ignored, gone with this process) when
+    there are at least PARALLEL_FROM; otherwise, and by default, here. A script that passes workers > 1 needs the
+    ``if __name__ == "__main__":`` guard of any spawned pool. ``progress(done, total)`` as figures finish."""
     total = len(jobs)
-    workers = min(workers or os.cpu_count() or 1, max(total, 1))
+    workers = min(workers or 1, os.cpu_count() or 1, max(total, 1))
     if progress:
         progress(0, total)
     if workers < 2 or total < PARALLEL_FROM:
@@ -124,10 +123,20 @@ def draw_figures(jobs: list[tuple[dict, Path]], workers: int | None = None,
             if progress:
                 progress(len(out), total)
         return out
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(claim_figure, rec, path) for rec, path in jobs]
-        for done, future in enumerate(futures, 1):
-            future.result()
+    from ..executors import ProcessExecutor
+    pool, done, out = ProcessExecutor(workers), 0, {}
+    try:
+        for index, result in pool.map_unordered(_indexed_figure, list(enumerate(jobs))):
+            out[index[0]] = result
+            done += 1
             if progress:
                 progress(done, total)
-        return [f.result() for f in futures]
+    except BaseException:
+        pool.close(abort=True)
+        raise
+    pool.close()
+    return [out[i] for i in range(total)]
+
+
+def _indexed_figure(task: tuple[int, tuple[dict, Path]]) -> tuple:
+    return claim_figure(*task[1])

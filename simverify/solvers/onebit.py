@@ -165,6 +165,8 @@ def full_observation_residual(X: np.ndarray, Y: np.ndarray, W: np.ndarray, m: in
     X, Y, W = (finite_matrix(name, M, owner="full_observation_residual") for name, M in (("X", X), ("Y", Y), ("W", W)))
     require(X.shape[0] == Y.shape[0] and W.shape == (X.shape[1], Y.shape[1]),
             f"full_observation_residual: X (n, d1), Y (n, d2) and W (d1, d2) disagree: {X.shape}, {Y.shape}, {W.shape}")
+    require(X.shape[0] >= 1 and Y.shape[1] >= 1, f"full_observation_residual: the labelled set is empty: X {X.shape}, "
+            f"Y {Y.shape}")
     d2 = Y.shape[1]
     states = stream_states(seed, rng.n_chunks(m, INSTANCE_CHUNK))
     with one_blas_thread():
@@ -182,6 +184,7 @@ def algorithm1_full_observation(X: np.ndarray, Y: np.ndarray, k: int, m: int, T:
     X = finite_matrix("X", X)
     Y = finite_matrix("Y", Y)
     require(X.shape[0] == Y.shape[0], f"X has {X.shape[0]} instances, Y {Y.shape[0]}")
+    require(X.shape[0] >= 1 and Y.shape[1] >= 1, f"the labelled set is empty: X {X.shape}, Y {Y.shape}")
     require(bool(np.all(np.abs(Y) == 1.0)), "Y must hold labels +-1")
     return power_iteration(lambda W, s: full_observation_residual(X, Y, W, m, s), (X.shape[1], Y.shape[1]), k, T,
                            seed)

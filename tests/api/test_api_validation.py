@@ -16,10 +16,12 @@ from hypothesis import strategies as st
 from simverify import validation as v
 from simverify.datasets import crowd
 from simverify.generators import nmf as nmf_gen
+from simverify.kernels import streams
 from simverify.solvers import bitsubspace, multilabel, onebit
 from simverify.solvers import nmf as nmf_sol
 from simverify.solvers import slm as slm_sol
 from simverify.solvers.crowd import cooccurrences, dawid_skene, pipeline, spectral, symnmf, votes
+from simverify.solvers.crowd.codes import shares_items
 from simverify.solvers.crowd.estimators import (
     ESTIMATORS,
     KOS,
@@ -413,3 +415,30 @@ def test_a_frame_mixing_label_kinds_is_refused_naming_the_estimator():
     message = "^MajorityVote: answers frame: labels must be of one sortable kind, got int, str$"
     with pytest.raises(ValueError, match=message):
         MajorityVote().fit_predict(frame)
+
+
+# ---- the stream family and the helpers the stream change touched ------------------------------------------------
+
+STREAM_REFUSALS = [
+    (lambda: streams.standard_normal(True, 5), "seed must be an integer >= 0, a SeedSequence or a non-empty"),
+    (lambda: streams.standard_normal(1.5, 5), "seed must be an integer >= 0"),
+    (lambda: streams.standard_normal((), 5), "seed must be an integer >= 0"),
+    (lambda: streams.standard_normal(1, 1.5), "size must be an integer >= 0 or a tuple of them, got 1.5"),
+    (lambda: streams.standard_normal(1, (2, -1)), "size must be an integer >= 0 or a tuple of them"),
+    (lambda: streams.standard_normal(1, 10, chunk=0), "chunk must be an integer >= 1, got 0"),
+    (lambda: streams.standard_normal(1, 10, chunk=-1), "chunk must be an integer >= 1, got -1"),
+    (lambda: streams.stream_states(1, -1), "the number of streams must be an integer >= 0, got -1"),
+    (lambda: shares_items([0, 1, 0], [5]), "shares_items: item (3,) and worker (1,) differ"),
+    (lambda: shares_items([-1, -1], [0, 1]), "shares_items: item codes must be >= 0"),
+    (lambda: shares_items([0.5, 0.9], [0, 1]), "shares_items: item must be a 1-D array of integer codes"),
+    (lambda: shares_items([0, 10 ** 12], [0, 1]), "shares_items: item codes must be dense"),
+    (lambda: onebit.full_observation_residual(np.zeros((0, 5)), np.zeros((0, 3)), np.zeros((5, 3)), 100, 1),
+     "full_observation_residual: the labelled set is empty"),
+]
+
+
+@pytest.mark.parametrize("call, needle", STREAM_REFUSALS, ids=[n[:40] for _, n in STREAM_REFUSALS])
+def test_streams_and_the_helpers_on_them_refuse_bad_input_in_one_line(call, needle):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert needle in str(info.value) and "\n" not in str(info.value)

@@ -507,3 +507,18 @@ def test_figures_drawn_by_worker_processes_are_the_bytes_drawn_here_and_progress
     parallel = figures.draw_figures(jobs, workers=2, progress=lambda done, total: seen.append((done, total)))
     assert [p[0] for p in parallel] == [s[0] for s in serial] and all(p[0] for p in serial)
     assert seen == [(i, len(jobs)) for i in range(len(jobs) + 1)]
+
+
+def test_write_report_draws_in_this_process_unless_asked_for_workers(run, monkeypatch, tmp_path):
+    """A script calling write_report without the __main__ guard must not spawn processes (they would re-run it):
+    the API draws here by default, whatever the number of figures."""
+    from simverify import executors
+    from simverify.report import figures
+    monkeypatch.setattr(figures, "PARALLEL_FROM", 1)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a process pool was started")
+    monkeypatch.setattr(executors, "ProcessExecutor", refuse)
+    _, store = run
+    write_report(store, tmp_path / "site")
+    assert (tmp_path / "site" / "figures" / "toy.power.png").is_file()

@@ -46,8 +46,17 @@ def check_blocks(owner: str, R, S) -> None:
 
 
 def shares_items(item: np.ndarray, worker: np.ndarray) -> bool:
-    """Whether two different annotators answered a common item (a co-occurrence (3) is observed)."""
-    return bool(two_workers_share_an_item(np.asarray(item, dtype=np.int64), np.asarray(worker, dtype=np.int64)))
+    """Whether two different annotators answered a common item (a co-occurrence (3) is observed). item, worker
+    (n,): integer codes >= 0 of each answer's item and annotator (items coded 0..n_items - 1)."""
+    item, worker = np.asarray(item), np.asarray(worker)
+    for name, codes in (("item", item), ("worker", worker)):
+        require(codes.ndim == 1 and (codes.size == 0 or np.issubdtype(codes.dtype, np.integer)),
+                f"shares_items: {name} must be a 1-D array of integer codes, got {codes.dtype} {codes.shape}")
+        require(codes.size == 0 or int(codes.min()) >= 0, f"shares_items: {name} codes must be >= 0")
+    require(item.shape == worker.shape, f"shares_items: item {item.shape} and worker {worker.shape} differ")
+    require(item.size == 0 or int(item.max()) <= 4 * item.size + 1024,
+            "shares_items: item codes must be dense (0..n_items - 1 for the items answered)")
+    return bool(two_workers_share_an_item(item.astype(np.int64), worker.astype(np.int64)))
 
 
 SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted", "multispa", "cnmf", "kos")
