@@ -25,8 +25,10 @@ GCC_BINARY = Sweep("andnmf.gcc.binary", ms.measure_gcc, tiers(
     Tier(Grid(), 8, {"kind": "binary", "s": [2, 3, 4], "D": 20, "N": 100_000}),
     Tier(Grid(), 10, {"kind": "binary", "s": [2, 3, 4, 5, 8], "D": 100, "N": 1_000_000})),
     outputs=paired_outputs("s", *GCC_OUT))
+# quick tier re-sized after the stream change (issue 29): at 12 replicates lambda_corrected was inconclusive in 1 of
+# 20 seeds; more replicates, band unchanged
 GCC_DIRICHLET = Sweep("andnmf.gcc.dirichlet", ms.measure_gcc, tiers(
-    Tier(Grid(), 12, {"kind": "dirichlet", "s": [1.0, 5.0], "D": 20, "N": 100_000}),
+    Tier(Grid(), 24, {"kind": "dirichlet", "s": [1.0, 5.0], "D": 20, "N": 100_000}),
     Tier(Grid(), 10, {"kind": "dirichlet", "s": [1.0, 2.0, 5.0, 10.0], "D": 100, "N": 1_000_000})),
     outputs=paired_outputs("s", *GCC_OUT))
 
@@ -62,8 +64,10 @@ SECTION5_1 = Sweep("andnmf.section5_1", ms.measure_and, tiers(
 # Theorem 5: binary x with Gaussian noise, the error floor along gamma (paired: one draw for every gamma)
 NOISE_OUT = {"error": ("gamma", "stage"), "scaled_error": ("gamma", "stage"),
              **paired_outputs("gamma", "final_error", "final_scaled_error", "sigma_min", "kappa_A")}
+# quick tier re-sized after the stream change (issue 29): at 10 replicates the factor's control projected a miss of
+# 0.0029; more replicates, band unchanged
 THEOREM5 = Sweep("andnmf.theorem5", ms.measure_and, tiers(
-    Tier(Grid(), 10, {**QUICK, "kind": "binary", "s": 3.0, "schedule_name": "constant", "alpha": 0.25,
+    Tier(Grid(), 14, {**QUICK, "kind": "binary", "s": 3.0, "schedule_name": "constant", "alpha": 0.25,
                       "gamma": [0.01, 0.03, 0.1], "stage": stages(8)}),
     Tier(Grid(), 10, {**FULL, "kind": "binary", "s": 5.0, "schedule_name": "constant", "alpha": 0.25,
                       "gamma": [0.01, 0.03, 0.1, 0.3], "stage": stages(10), "T": 100})),

@@ -22,8 +22,10 @@ PAIRED_OUT = {**{name: ("m", "iteration") for name in ITERATION_OUT}, **{name: (
 
 
 # Lemma 1
+# quick tier re-sized after the stream change (issue 29): at 24 replicates the expectation was inconclusive in 1 of
+# 20 seeds; more replicates, band unchanged
 LEMMA1 = Sweep("onebit.lemma1", ms.measure_lemma1, tiers(
-    Tier(Grid({"m": [4000, 16_000, 64_000]}), 24, SMALL),
+    Tier(Grid({"m": [4000, 16_000, 64_000]}), 40, SMALL),
     Tier(Grid({"m": [10_000, 30_000, 100_000, 300_000, 1_000_000]}), 20, PAPER_SIZE)))
 
 # Lemma 2: along ||w - w'|| (angle up to pi/2) and along d1
@@ -77,8 +79,10 @@ FIGURE1 = Sweep("onebit.figure1", ms.measure_figure1, tiers(
 
 # Theorem 1's dependence on d1, d2, k and the condition number (final error at fixed m)
 _T1 = {"m": 8000, "T": 5}
+# quick tier re-sized after the stream change (issue 29): at 6 replicates the d1 bound was inconclusive in 1 of 20
+# seeds; more replicates, band unchanged
 ALGORITHM1_D1 = Sweep("onebit.algorithm1.d1", ms.measure_algorithm1, tiers(
-    Tier(Grid({"d1": [20, 40, 80, 160]}), 6, {"d2": 10, "k": 3, **_T1}),
+    Tier(Grid({"d1": [20, 40, 80, 160]}), 16, {"d2": 10, "k": 3, **_T1}),
     Tier(Grid({"d1": [250, 500, 1000, 2000]}), 10, {"d2": 200, "k": 3, "m": 100_000, "T": 10})),
     outputs=ITERATION_OUT)
 
