@@ -11,27 +11,13 @@ from numba import njit
 from scipy import stats
 
 from simverify.kernels import streams as st
-
-MASK = (1 << 64) - 1
+from tests.stream_reference import ReferenceStream
 
 
 def xoshiro_reference(state, count):
-    """xoshiro256++ in plain Python integers (Blackman and Vigna's reference C code, line by line)."""
-    s = [int(v) for v in state]
-
-    def rotl(x, k):
-        return ((x << k) | (x >> (64 - k))) & MASK
-    out = []
-    for _ in range(count):
-        out.append((rotl((s[0] + s[3]) & MASK, 23) + s[0]) & MASK)
-        t = (s[1] << 17) & MASK
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = rotl(s[3], 45)
-    return out, s
+    """``count`` raw outputs of the naive xoshiro256++ (tests/stream_reference.py) from ``state``, and the state."""
+    ref = ReferenceStream(state)
+    return [ref.next_uint64() for _ in range(count)], ref.s
 
 
 def test_raw_outputs_match_the_reference_xoshiro256plusplus():
