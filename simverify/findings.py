@@ -25,7 +25,7 @@ CAUSES = ("data", "protocol", "implementation", "rounding", "unknown")
 
 REPRODUCED, NOT_REPRODUCED, LOOSE = "REPRODUCED", "NOT REPRODUCED", "LOOSE"
 OUTCOMES = (CONFIRMED, REPRODUCED, LOOSE, REFUTED, NOT_REPRODUCED, INCONCLUSIVE)
-PRINTED_LAWS = ("MatchesPrinted",)  # laws whose CONFIRMED means "the printed number is reached"
+PRINTED_LAWS = ("MatchesPrinted", "MatchesPrintedMean")  # laws whose CONFIRMED means "the printed number is reached"
 
 MEANING = {
     CONFIRMED: "the paper's statement holds as measured",

@@ -10,6 +10,8 @@ Goals (ratios within one run, each timing the best of several calls, warm JIT):
   benchmarks are skipped;
 - a problem the size of TREC (19,033 items, 762 annotators, about 88,400 answers, 2 classes) end to end in a few
   seconds (time_ours_*_trec);
+- every shipped set (RealSets): error and warm time of our methods beside crowd-kit's DawidSkene,
+  OneCoinDawidSkene, GLAD, MMSR and Wawa (when installed);
 - cost model of the co-occurrence kernel (Eq. 3): one scattered add per ordered pair of answers to an item, at the
   rate of the same adds into the same array with the pairs' addresses precomputed
   (track_fraction_of_limit_cooccurrence_20000x10x3).
@@ -243,3 +245,94 @@ class TrecSize:
 
     def time_ours_dessymnmf_trec(self):
         aggregate(self.answers, "dessymnmf")
+
+
+REAL_SETS = ("bluebird", "rte", "web", "temp", "dog", "trec", "labelme")
+OURS_REAL = ("mv", "mv-em", "robsymnmf-em-smoothed", "robsymnmf-per-annotator-em", "spectral-ds", "auto")
+CROWDKIT_REAL = ("DawidSkene", "OneCoinDawidSkene", "GLAD", "MMSR", "Wawa")  # crowd-kit's classes by name
+
+
+def crowdkit_aggregators(n_classes: int) -> dict:
+    """crowd-kit's aggregators (None when crowd-kit is not installed), each with its defaults."""
+    try:
+        import crowdkit.aggregation as ck
+    except ImportError:
+        return {}
+    made = {}
+    for name in CROWDKIT_REAL:
+        cls = getattr(ck, name, None)
+        if cls is not None:
+            made[name] = cls(n_labels=n_classes) if name == "MMSR" else cls()
+    return made
+
+
+class RealSets:
+    """Every shipped set: label error (%) and warm wall time of our methods and of crowd-kit's aggregators (when
+    installed), so that a crowd-kit user sees where each method stands; time the best of two calls."""
+    timeout = 1800
+    number, repeat, rounds = 1, 1, 1
+    params = [list(REAL_SETS)]
+    param_names = ["data"]
+
+    def setup_cache(self):
+        from simverify.datasets.crowd import shipped
+        return {data: self._row(shipped(data)) for data in REAL_SETS}
+
+    @staticmethod
+    def _row(answers) -> dict:
+        """{method: (best time of 2 warm calls, error %)} on one set; a crowd-kit aggregator that cannot take the
+        data gets NaNs and its reason."""
+        row = {}
+        for name in OURS_REAL:
+            aggregate(answers, name)  # compile, and warm
+            t = _best(lambda name=name: aggregate(answers, name), repeat=2)
+            row[name] = (t, 100 * metrics.label_error(aggregate(answers, name).posteriors, answers.gold))
+        frame = to_frame(answers)
+        for name, agg in crowdkit_aggregators(answers.n_classes).items():
+            fitted = []
+            try:
+                t = _best(lambda agg=agg, fitted=fitted: fitted.append(agg.fit_predict(frame)), repeat=2)
+            except Exception as exc:  # noqa: BLE001 (any crowd-kit failure: recorded, not raised)
+                row[f"crowdkit:{name}"] = (float("nan"), float("nan"), str(exc)[:80])
+                continue
+            row[f"crowdkit:{name}"] = (t, crowdkit_error(fitted[-1], answers))
+        return row
+
+    def _get(self, r, data, name, field):
+        row = r[data]
+        if name not in row:
+            raise NotImplementedError(f"{name} not run on {data} (crowd-kit not installed?)")
+        return row[name][field]
+
+    def track_error_mv_em(self, r, data):
+        return self._get(r, data, "mv-em", 1)
+
+    def track_error_robsymnmf_em_smoothed(self, r, data):
+        return self._get(r, data, "robsymnmf-em-smoothed", 1)
+
+    def track_error_robsymnmf_per_annotator_em(self, r, data):
+        return self._get(r, data, "robsymnmf-per-annotator-em", 1)
+
+    def track_error_auto(self, r, data):
+        return self._get(r, data, "auto", 1)
+
+    def track_error_best_crowdkit(self, r, data):
+        errors = [v[1] for k, v in r[data].items() if k.startswith("crowdkit:") and np.isfinite(v[1])]
+        if not errors:
+            raise NotImplementedError("crowd-kit is not installed")
+        return min(errors)
+
+    def track_time_mv_em(self, r, data):
+        return self._get(r, data, "mv-em", 0)
+
+    def track_time_auto(self, r, data):
+        return self._get(r, data, "auto", 0)
+
+    def track_time_crowdkit_dawidskene(self, r, data):
+        return self._get(r, data, "crowdkit:DawidSkene", 0)
+
+    for _f in (track_error_mv_em, track_error_robsymnmf_em_smoothed, track_error_robsymnmf_per_annotator_em,
+               track_error_auto, track_error_best_crowdkit):
+        _f.unit = "%"
+    for _f in (track_time_mv_em, track_time_auto, track_time_crowdkit_dawidskene):
+        _f.unit = "seconds"

@@ -15,6 +15,7 @@ import secrets
 import stat
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +24,7 @@ import numpy as np
 from ..datasets import crowd as crowd_data
 from ..exceptions import UsageError
 from ..metrics import label_error
-from ..solvers.crowd.codes import answers_problem
+from ..solvers.crowd.codes import answers_problem, groups_problem
 from ..solvers.crowd.methods import METHODS, aggregate, check_method
 from ..store import check_writable_file
 
@@ -40,6 +41,8 @@ def add_parser(sub, fmt) -> None:
     ap.add_argument("--answers", required=True, metavar="PATH", help="answers file")
     ap.add_argument("--truth", metavar="PATH", help="gold labels (tsv and csv formats)")
     ap.add_argument("--format", default="auto", choices=crowd_data.FORMATS, help="file format; auto sniffs line 1")
+    ap.add_argument("--classes", type=int, metavar="K", help="the number of classes, declared (integer labels "
+                    "1..K, or 0..K-1 when a 0 appears); default: the labels answered")
     ap.add_argument("--method", required=True, metavar="NAME", help="one of: " + ", ".join(METHODS))
     ap.add_argument("--out", metavar="PATH", help="write item labels and posteriors here (.csv: comma-separated, "
                     "else tab-separated)")
@@ -153,7 +156,7 @@ def cmd_aggregate(args) -> int:
         _check_out(args.out, inputs)
         if args.seed < 0:
             raise ValueError(f"--seed must be >= 0, got {args.seed}")
-        answers = crowd_data.load(args.answers, args.truth, args.format)
+        answers = crowd_data.load(args.answers, args.truth, args.format, args.classes)
         if answers.n_classes < 2:
             raise ValueError(f"{args.answers}: every answer is {answers.classes[0]}; nothing to aggregate")
         check_method(args.method, answers.n_classes)
@@ -162,8 +165,13 @@ def cmd_aggregate(args) -> int:
             raise ValueError(f"{args.answers}: {args.method}: {problem}")
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    groups = groups_problem(args.method, answers)
+    if groups:
+        sys.stderr.write(f"simverify: warning: {args.answers}: {args.method}: {groups}\n")
     start = time.perf_counter()
-    result = aggregate(answers, args.method, seed=args.seed)
+    with warnings.catch_warnings():  # the groups warning, said once above
+        warnings.filterwarnings("ignore", message=f"method {args.method}: the .* annotators fall into")
+        result = aggregate(answers, args.method, seed=args.seed)
     elapsed = time.perf_counter() - start
     n_gold = int((answers.gold >= 0).sum())
     error = label_error(result.posteriors, answers.gold) if n_gold else None
@@ -174,13 +182,20 @@ def cmd_aggregate(args) -> int:
             sys.stderr.write(f"simverify: error: cannot write --out {args.out}: {exc.strerror or exc}\n")
             return 1
     summary = {"method": args.method, "n_items": answers.n_items, "n_workers": answers.n_workers,
-               "n_classes": answers.n_classes, "n_answers": int(answers.item.size), "n_gold": n_gold,
+               "n_classes": answers.n_classes, "classes_declared": args.classes is not None,
+               "n_answers": int(answers.item.size), "n_gold": n_gold,
                "error_rate": error, "elapsed_s": round(elapsed, 4), "out": args.out}
+    if result.choice is not None:  # --method auto: which method, and the held-out scores behind the choice
+        summary.update(chosen=result.choice.method, heldout_loglik=result.choice.scores,
+                       skipped=result.choice.skipped)
     if args.json:
         print(json.dumps(summary))
     else:
         err = "n/a (no gold labels)" if error is None else f"{100 * error:.2f}% on {n_gold} gold items"
         wrote = f"; wrote {args.out}" if args.out else ""
-        print(f"{args.method}: {answers.n_items} items, {answers.n_workers} workers, {answers.n_classes} classes, "
+        print(f"{args.method}: {answers.n_items} items, {answers.n_workers} workers, {answers.n_classes} classes "
+              f"({'declared' if args.classes else 'as answered'}), "
               f"{answers.item.size} answers; error {err}; {elapsed:.3f} s{wrote}")
+        if result.choice is not None:
+            print(f"auto: {result.choice.explain()}")
     return 0

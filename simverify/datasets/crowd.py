@@ -1,5 +1,5 @@
 """Crowdsourced labels in the published layouts of the crowdsourcing data sets (Ibrahim & Fu 2021 evaluate on them;
-four ship in ``data/crowd/``, provenance in ``data/PROVENANCE.md``):
+seven ship in ``data/crowd/``, provenance in ``data/PROVENANCE.md``):
 
 - format A: ``<name>.txt`` with ``item<TAB>worker<TAB>label`` per answer (1-based integers), and a truth file
   ``item<TAB>gold`` listing the items with a gold label;
@@ -31,13 +31,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..validation import require
+from ..validation import Integer, check_parameter, require
 
 FORMAT_B_HEADER = ("!amt_annotation_ids", "!amt_worker_ids", "orig_id", "response", "gold")
 CSV_HEADER = ("task", "worker", "label")
 TRUTH_HEADERS = (("task", "true_label"), ("task", "label"))
 FORMATS = ("auto", "tsv", "snow", "csv")
-SHIPPED = ("bluebird", "rte", "web", "temp")
+SHIPPED = ("bluebird", "rte", "web", "temp", "dog", "trec", "labelme")
 MAX_LINE = 1 << 20  # bytes in one line (the published files' lines have under 100): more is not an answers file
 BOM = b"\xef\xbb\xbf"  # UTF-8's byte-order mark, which Windows editors put first; dropped
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -151,8 +151,29 @@ def _codes(values: list) -> tuple[np.ndarray, np.ndarray]:
     return codes, np.array(list(index), dtype=object)
 
 
-def _assemble(path: Path, rows: list[tuple], gold: dict) -> Answers:
-    """rows (line, item id, worker id, label value) and gold {item id: (where, label value)} into Answers."""
+def _classes(path: Path, rows: list[tuple], gold: dict, n_classes: int | None) -> np.ndarray:
+    """The class values: the answered labels, sorted; or, with ``n_classes`` declared, the integers 1..K (0..K-1
+    when a label or gold label is 0), so that a class nobody answered keeps its place. Labels outside refused."""
+    if n_classes is None:
+        try:
+            return np.array(sorted({r[3] for r in rows}), dtype=object)
+        except TypeError:  # e.g. 0 and 'x' in one label column
+            kinds = sorted({type(r[3]).__name__ for r in rows})
+            raise ValueError(f"{path}: labels must be of one sortable kind, got {', '.join(kinds)}") from None
+    check_parameter("answers", "n_classes (--classes)", n_classes, Integer(2))
+    values = [r[3] for r in rows] + [value for _, value in gold.values()]
+    odd = next((v for v in values if isinstance(v, bool) or not isinstance(v, (int, np.integer))), None)
+    require(odd is None, f"{path}: declared classes need integer labels, got {odd!r}")
+    low = 0 if min(values) == 0 else 1
+    for line, _, _, value in rows:
+        require(low <= value < low + n_classes, f"{path}:{line}: label {value} is outside the {n_classes} declared "
+                                                f"classes {low}..{low + n_classes - 1}")
+    return np.arange(low, low + n_classes).astype(object)
+
+
+def _assemble(path: Path, rows: list[tuple], gold: dict, n_classes: int | None = None) -> Answers:
+    """rows (line, item id, worker id, label value) and gold {item id: (where, label value)} into Answers;
+    ``n_classes`` the declared number of classes (None: the answered labels, see _classes)."""
     seen: dict = {}
     for line, item, worker, _ in rows:
         first = seen.setdefault((item, worker), line)
@@ -160,11 +181,7 @@ def _assemble(path: Path, rows: list[tuple], gold: dict) -> Answers:
                                f"{first}); duplicate answers are refused")
     item, item_ids = _codes([r[1] for r in rows])
     worker, worker_ids = _codes([r[2] for r in rows])
-    try:
-        classes = np.array(sorted({r[3] for r in rows}), dtype=object)
-    except TypeError:  # e.g. 0 and 'x' in one label column
-        kinds = sorted({type(r[3]).__name__ for r in rows})
-        raise ValueError(f"{path}: labels must be of one sortable kind, got {', '.join(kinds)}") from None
+    classes = _classes(path, rows, gold, n_classes)
     label = np.searchsorted(classes, np.array([r[3] for r in rows])).astype(np.int64)
     position = {v: i for i, v in enumerate(item_ids)}
     codes = np.full(len(item_ids), -1, dtype=np.int64)
@@ -172,13 +189,17 @@ def _assemble(path: Path, rows: list[tuple], gold: dict) -> Answers:
         require(item_id in position, f"{where}: gold label for item {item_id}, which has no answers")
         at = int(np.searchsorted(classes, value))
         require(at < len(classes) and classes[at] == value,
-                f"{where}: gold label {value} of item {item_id} is not among the answered classes {list(classes)}")
+                f"{where}: gold label {value} of item {item_id} is not among the "
+                f"{'declared' if n_classes else 'answered'} classes {list(classes)}"
+                + ("" if n_classes else " (a class nobody answered: declare the number of classes, --classes)"))
         codes[position[item_id]] = at
     return Answers(item, worker, label, item_ids, worker_ids, classes, codes)
 
 
-def load_format_a(answers: str | os.PathLike, truth: str | os.PathLike | None = None) -> Answers:
-    """Format A: ``answers`` rows ``item, worker, label`` (1-based integers); ``truth`` rows ``item, gold``."""
+def load_format_a(answers: str | os.PathLike, truth: str | os.PathLike | None = None,
+                  n_classes: int | None = None) -> Answers:
+    """Format A: ``answers`` rows ``item, worker, label`` (1-based integers); ``truth`` rows ``item, gold``;
+    ``n_classes`` the declared number of classes (None: those answered)."""
     path = Path(answers)
     rows = []
     for line, fields in _lines(path):
@@ -194,10 +215,10 @@ def load_format_a(answers: str | os.PathLike, truth: str | os.PathLike | None = 
             item, value = (_integer(tpath, line, name, v) for name, v in zip(("item", "gold"), fields))
             require(item not in gold, f"{tpath}:{line}: a second gold label for item {item}")
             gold[item] = (f"{tpath}:{line}", value)
-    return _assemble(path, rows, gold)
+    return _assemble(path, rows, gold, n_classes)
 
 
-def load_format_b(path: str | os.PathLike) -> Answers:
+def load_format_b(path: str | os.PathLike, n_classes: int | None = None) -> Answers:
     """Format B (Snow et al. 2008): header FORMAT_B_HEADER, then one answer per row with its item's gold label."""
     path = Path(path)
     lines = _lines(path)
@@ -213,7 +234,7 @@ def load_format_b(path: str | os.PathLike) -> Answers:
         require(first == value, f"{path}:{line}: gold {value} of item {item} differs from {first} at {where}")
         rows.append((line, item, worker, label))
     require(len(rows) > 0, f"{path}: a header but no answers")
-    return _assemble(path, rows, gold)
+    return _assemble(path, rows, gold, n_classes)
 
 
 def _label_values(values: list[str]) -> list:
@@ -251,7 +272,8 @@ def _csv_rows(path: Path, header: tuple[str, ...] | tuple[tuple[str, ...], ...])
     return rows
 
 
-def load_csv(answers: str | os.PathLike, truth: str | os.PathLike | None = None) -> Answers:
+def load_csv(answers: str | os.PathLike, truth: str | os.PathLike | None = None,
+             n_classes: int | None = None) -> Answers:
     """CSV answers ``task,worker,label`` and an optional truth CSV ``task,true_label``."""
     path = Path(answers)
     rows = _csv_rows(path, CSV_HEADER)
@@ -267,10 +289,10 @@ def load_csv(answers: str | os.PathLike, truth: str | os.PathLike | None = None)
             value = _integer(tpath, line, "true_label", value) if integers else value
             require(task not in gold, f"{tpath}:{line}: a second gold label for task {task}")
             gold[task] = (f"{tpath}:{line}", value)
-    return _assemble(path, answers_rows, gold)
+    return _assemble(path, answers_rows, gold, n_classes)
 
 
-def from_frame(frame, truth=None) -> Answers:
+def from_frame(frame, truth=None, n_classes: int | None = None) -> Answers:
     """Answers from a pandas DataFrame with columns ``task, worker, label`` (crowd-kit's convention; any hashable
     ids, sortable labels) and optional gold labels, a Series indexed by task. Rows are named by their index."""
     import pandas as pd
@@ -286,7 +308,29 @@ def from_frame(frame, truth=None) -> Answers:
     if truth is not None:
         require(isinstance(truth, pd.Series), f"gold labels must be a pandas Series, got {type(truth).__name__}")
         gold = {task: (f"gold for task {task!r}", value) for task, value in truth.items()}
-    return _assemble(Path("answers frame"), rows, gold)
+    return _assemble(Path("answers frame"), rows, gold, n_classes)
+
+
+def most_active(answers: Answers, n_workers: int) -> Answers:
+    """The answers of the ``n_workers`` annotators who answered most (ties: the smaller id first, ids compared as
+    given), as the crowdsourcing paper's authors' loader keeps dog's 52 most active of 109 annotators; items left
+    without an answer are dropped with their gold labels. Annotators are recoded in order of activity."""
+    check_parameter("most_active", "n_workers", n_workers, Integer(1))
+    require(n_workers <= answers.n_workers, f"most_active: {n_workers} annotators asked for, the answers have "
+                                            f"{answers.n_workers}")
+    counts = np.bincount(answers.worker, minlength=answers.n_workers)
+    try:
+        order = sorted(range(answers.n_workers), key=lambda w: (-counts[w], answers.worker_ids[w]))
+    except TypeError:  # ids of mixed kinds: by order of first appearance
+        order = sorted(range(answers.n_workers), key=lambda w: (-counts[w], w))
+    code = np.full(answers.n_workers, -1, dtype=np.int64)
+    code[order[:n_workers]] = np.arange(n_workers)
+    keep = code[answers.worker] >= 0
+    items = np.unique(answers.item[keep])
+    item_code = np.full(answers.n_items, -1, dtype=np.int64)
+    item_code[items] = np.arange(items.size)
+    return Answers(item_code[answers.item[keep]], code[answers.worker[keep]], answers.label[keep],
+                   answers.item_ids[items], answers.worker_ids[order[:n_workers]], answers.classes, answers.gold[items])
 
 
 def to_frame(answers: Answers):
@@ -309,12 +353,14 @@ def sniff_format(path: str | os.PathLike) -> str:
     return "tsv"
 
 
-def load(answers: str | os.PathLike, truth: str | os.PathLike | None = None, fmt: str = "auto") -> Answers:
+def load(answers: str | os.PathLike, truth: str | os.PathLike | None = None, fmt: str = "auto",
+         n_classes: int | None = None) -> Answers:
     """Any supported file by format name (FORMATS); 'auto' sniffs the first line. Format B carries its own gold
-    labels, so a truth file is refused with it."""
+    labels, so a truth file is refused with it. ``n_classes``: the declared number of classes (integer labels
+    1..K, or 0..K-1 when a 0 appears); None infers the classes from the labels answered."""
     require(fmt in FORMATS, f"unknown format {fmt!r}; known: {list(FORMATS)}")
     fmt = sniff_format(answers) if fmt == "auto" else fmt
     if fmt == "snow":
         require(truth is None, "format snow carries its gold labels in the answers file; drop --truth")
-        return load_format_b(answers)
-    return load_csv(answers, truth) if fmt == "csv" else load_format_a(answers, truth)
+        return load_format_b(answers, n_classes)
+    return load_csv(answers, truth, n_classes) if fmt == "csv" else load_format_a(answers, truth, n_classes)

@@ -11,6 +11,8 @@ p (N, M); answers as ``simverify.datasets.crowd.Answers`` with the true labels a
   annotators with p_d (Tables 1-2), and the block-missing design of Appendix C.2 (disjoint parts of the items,
   0.1N, 0.3N, 0.6N, each labelled by P annotators).
 - ``exact_cooccurrences``: R_{m,j} = A_m D A_j^T on chosen blocks (the noiseless case of Table 6).
+- ``confusable_model``, ``heavy_tailed_probabilities``, ``bayes_error``: sparse many-class problems (annotators who
+  confuse a few classes, a few annotators answering most items; the crowd tool's own claims) and their yardstick.
 - ``clustered_model``: a model violating the SSC (Proposition 1's negative case); ``sparse_factor``: Appendix
   C.1.2's sparse H for the SymNMF convergence experiments.
 """
@@ -234,3 +236,47 @@ def sparse_factor(J: int, K: int, phi: float, seed) -> np.ndarray:
     """Appendix C.1.2's H (J, K): each entry non-zero with probability phi, non-zero entries uniform on (0, 1)."""
     g = generator(seed)
     return np.where(g.random((J, K)) < phi, g.random((J, K)), 0.0)
+
+
+def confusable_model(M: int, K: int, seed, confusable: int = 2, accuracy: tuple[float, float] = (0.5, 0.95),
+                     noise: float = 0.01) -> DawidSkeneModel:
+    """Annotators who confuse a few classes among many (the sparse problems of the crowd tool's recommendation, not a
+    paper's): prior ~ Dirichlet(2 1_K); each class k has ``confusable`` other classes it is mistaken for (one random
+    set per class, shared by the annotators); annotator m is right with probability a_m ~ U(accuracy), and its
+    mistakes on class k go to k's confusable classes in shares ~ Dirichlet(1), mixed with ``noise`` of the uniform
+    column. Returns prior (K,) and confusion (M, K, K)."""
+    M, K = positive_int("M", M), positive_int("K", K)
+    require(K >= 2, f"K must be at least 2, got {K}")
+    require(isinstance(confusable, int) and not isinstance(confusable, bool) and 1 <= confusable < K,
+            f"confusable must be an integer in [1, K - 1 = {K - 1}], got {confusable!r}")
+    lo, hi = real_number("accuracy low", accuracy[0], 0.0, 1.0), real_number("accuracy high", accuracy[1], 0.0, 1.0)
+    require(lo <= hi, f"accuracy range must be increasing, got {accuracy}")
+    noise = real_number("noise", noise, 0.0, 1.0)
+    g = generator(seed)
+    prior = g.dirichlet(np.full(K, 2.0))
+    neighbours = np.array([g.choice(np.delete(np.arange(K), k), size=confusable, replace=False) for k in range(K)])
+    right = g.uniform(lo, hi, size=M)
+    confusion = np.zeros((M, K, K))
+    for m in range(M):
+        for k in range(K):
+            confusion[m, k, k] = right[m]
+            confusion[m, neighbours[k], k] = (1.0 - right[m]) * g.dirichlet(np.ones(confusable))
+    return DawidSkeneModel(prior, (1.0 - noise) * confusion + noise / K)
+
+
+def heavy_tailed_probabilities(N: int, M: int, per_item: float, zipf: float = 1.0) -> np.ndarray:
+    """p (N, M): annotator m (0-based) answers each item with probability min(1, per_item w_m), w_m proportional to
+    (m + 1)^(-zipf) and summing to 1: a few annotators answer most items, about ``per_item`` answers per item (fewer
+    where the cap at 1 binds)."""
+    N, M = positive_int("N", N), positive_int("M", M)
+    per_item = real_number("per_item", per_item, 0.0, float(M))
+    zipf = real_number("zipf", zipf, 0.0, 10.0)
+    w = np.arange(1, M + 1, dtype=float) ** -zipf
+    return np.broadcast_to(np.minimum(1.0, per_item * w / w.sum()), (N, M)).copy()
+
+
+def bayes_error(model: DawidSkeneModel, answers: Answers) -> float:
+    """The Bayes-optimal error of ``answers`` under the true ``model``: the mean over items of 1 - the largest
+    posterior (the MAP decision's expected error given the answers; the yardstick no aggregator beats on average)."""
+    post = model.posteriors(answers.item, answers.worker, answers.label, answers.n_items)
+    return float(np.mean(1.0 - post.max(axis=1)))

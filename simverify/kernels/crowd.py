@@ -136,6 +136,28 @@ def map_posteriors(item, worker, label, priors, errors, n_items):
 
 
 @njit(**JIT)
+def log_evidence(item, worker, label, priors, errors, n_items):
+    """(n_items,) log P(item i's answers) = log sum_k priors(k) prod over its answers of errors[worker, answer, k]
+    under the Dawid-Skene model (probabilities floored at CLIP in the log); an item without answers gives 0."""
+    K = priors.size
+    log_prior, log_err = _log_floored(priors), _log_floored(errors)
+    log_p = np.empty((n_items, K))
+    for i in range(n_items):
+        log_p[i] = log_prior
+    for a in range(item.size):
+        for k in range(K):
+            log_p[item[a], k] += log_err[worker[a], label[a], k]
+    out = np.empty(n_items)
+    for i in range(n_items):
+        top = log_p[i].max()
+        total = 0.0
+        for k in range(K):
+            total += np.exp(log_p[i, k] - top)
+        out[i] = top + np.log(total)
+    return out
+
+
+@njit(**JIT)
 def rows_from_log(log_p):
     """Each row of log_p (N, K) turned in place into the distribution proportional to exp(row); returns it."""
     for i in range(log_p.shape[0]):

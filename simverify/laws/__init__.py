@@ -19,9 +19,9 @@ interval then comes from resampling the per-item outcomes along the ``item`` dim
 """
 from .base import ITEM, NO_BAND, REPLICATE, Law, LawResult, check_needs, needing, quantity
 from .cells import Bound, Comparison, Identity, Selection
-from .fixed import MatchesPrinted
+from .fixed import MatchesPrinted, MatchesPrintedMean
 from .slope import LinearRate, LogSlope, PowerLaw, RatioBounded, SlopeRange
 
 __all__ = ["ITEM", "NO_BAND", "REPLICATE", "Bound", "Comparison", "Identity", "Law", "LawResult", "LinearRate",
-           "LogSlope", "MatchesPrinted", "PowerLaw", "RatioBounded", "Selection", "SlopeRange", "check_needs",
-           "needing", "quantity"]
+           "LogSlope", "MatchesPrinted", "MatchesPrintedMean", "PowerLaw", "RatioBounded", "Selection", "SlopeRange",
+           "check_needs", "needing", "quantity"]

@@ -47,3 +47,18 @@ class MatchesPrinted(Law):
     def claimed(self):
         how = "truncates" if self.truncated else "rounds"
         return f"value {how} to the printed {self.printed:.{self.decimals}f}"
+
+
+@dataclass
+class MatchesPrintedMean(MatchesPrinted):
+    """A deterministic result on fixed data against a mean over random trials that a paper printed: the value
+    lies within ``spread`` of ``printed`` (e.g. two printed standard deviations: one run is one trial, not a
+    mean). No interval, as for MatchesPrinted."""
+    spread: float = 0.0
+    kind: str = "MatchesPrintedMean"
+
+    def band(self) -> tuple[float, float]:
+        return (self.printed - self.spread, self.printed + self.spread)
+
+    def claimed(self):
+        return f"value within {self.spread:g} of the printed mean {self.printed:.{self.decimals}f}"

@@ -75,6 +75,14 @@ def test_snow_format_is_sniffed_and_csv_frames_with_string_ids_work(cli, tmp_pat
     ({"a.txt": "1\t1\t1\n"}, ["--out", "{dir}"], "is a directory"),
     ({"a.txt": "1\t1\t1\n"}, ["--seed", "-1"], "--seed must lie in [0, 2147483647]"),
     ({"a.txt": "1\t1\t2\n2\t2\t2\n"}, [], "every answer is 2; nothing to aggregate"),
+    ({"a.txt": "1\t1\t1\n2\t1\t2\n", "t.txt": "1\t3\n"}, ["--truth", "{dir}/t.txt"],
+     "(a class nobody answered: declare the number of classes, --classes)"),
+    ({"a.txt": "1\t1\t1\n2\t1\t4\n"}, ["--classes", "3"], "a.txt:2: label 4 is outside the 3 declared classes 1..3"),
+    ({"a.txt": "1\t1\t1\n2\t1\t2\n", "t.txt": "1\t4\n"}, ["--truth", "{dir}/t.txt", "--classes", "3"],
+     "t.txt:1: gold label 4 of item 1 is not among the declared classes [1, 2, 3]"),
+    ({"a.txt": "1\t1\t1\n2\t1\t2\n"}, ["--classes", "1"], "n_classes (--classes) must be an integer >= 2, got 1"),
+    ({"a.txt": "task,worker,label\nq,a,yes\nr,a,no\n"}, ["--classes", "3"],
+     "declared classes need integer labels, got 'yes'"),
 ])
 def test_bad_input_is_refused_in_one_line_with_exit_2_and_nothing_written(
         cli, assert_refused, tmp_path, files, extra, needle):
@@ -399,3 +407,62 @@ def test_one_annotator_is_refused_at_plan_for_co_occurrence_methods_and_majority
     assert (code, stdout) == (2, "") and len(err.splitlines()) == 1, err
     assert f"{method}: no two of the 1 annotator(s) answered a common item" in err and not out.exists()
     assert run(capsys, "--answers", str(answers), "--method", "mv")[0] == 0
+
+
+def test_declared_classes_keep_a_class_nobody_answered_for_the_truth_and_the_posteriors(tmp_path, capsys):
+    answers, truth, out = tmp_path / "a.tsv", tmp_path / "t.tsv", tmp_path / "o.tsv"
+    answers.write_text("1\t1\t1\n1\t2\t1\n2\t1\t2\n2\t2\t2\n")
+    truth.write_text("1\t1\n2\t3\n")  # class 3: in the truth, never answered
+    code, stdout, err = run(capsys, "--answers", str(answers), "--truth", str(truth), "--method", "mv-em",
+                            "--classes", "3", "--json", "--out", str(out))
+    summary = json.loads(stdout)
+    assert code == 0 and (summary["n_classes"], summary["classes_declared"], summary["n_gold"]) == (3, True, 2)
+    assert summary["error_rate"] == 0.5  # item 2's gold class was never answered: it cannot be right
+    assert out.read_text().splitlines()[0] == "item\tlabel\tp_1\tp_2\tp_3"
+
+
+
+def test_declared_classes_start_at_0_when_a_label_is_0_in_the_python_api_too():
+    import pandas as pd
+    frame = pd.DataFrame({"task": [1, 1, 2], "worker": [1, 2, 1], "label": [0, 0, 1]})
+    assert list(crowd.from_frame(frame, n_classes=4).classes) == [0, 1, 2, 3]
+    assert list(crowd.from_frame(frame).classes) == [0, 1]
+
+
+SPLIT = "1\t1\t1\n1\t2\t1\n2\t3\t2\n2\t4\t2\n3\t1\t2\n3\t2\t2\n4\t3\t1\n4\t4\t1\n"  # {1, 2} and {3, 4}
+
+
+@pytest.mark.parametrize("method, warned", [("robsymnmf", True), ("dessymnmf-em", True),
+                                            ("robsymnmf-per-annotator-em", True), ("robsymnmf-components", False),
+                                            ("mv-em", False)])
+def test_annotator_groups_that_never_share_an_item_are_named_once_for_one_model_methods(tmp_path, capsys, method,
+                                                                                         warned):
+    answers = tmp_path / "split.tsv"
+    answers.write_text(SPLIT)
+    code, stdout, err = run(capsys, "--answers", str(answers), "--method", method)
+    assert code == 0 and stdout.startswith(f"{method}: 4 items, 4 workers")
+    lines = [line for line in err.splitlines() if line.strip()]
+    if warned:
+        assert len(lines) == 1 and "the 4 annotators fall into 2 groups that never share an item" in lines[0]
+        assert "robsymnmf-components" in lines[0] and "Warning" not in err
+    else:
+        assert lines == []
+
+
+def test_annotator_groups_are_numbered_by_their_first_annotator_and_join_through_shared_items():
+    import numpy as np
+
+    from simverify.solvers.crowd.codes import annotator_groups
+    item, worker = np.array([0, 0, 1, 1, 2, 3, 3]), np.array([3, 1, 0, 2, 4, 2, 5])
+    assert annotator_groups(item, worker, 4, 6).tolist() == [0, 1, 0, 1, 2, 0]
+
+
+def test_auto_says_which_method_it_chose_and_why_in_text_and_json(tmp_path, capsys):
+    code, stdout, err = run(capsys, "--answers", str(DATA / "bluebird.txt"), "--method", "auto")
+    lines = stdout.splitlines()
+    assert code == 0 and lines[0].startswith("auto: 108 items") and lines[1].startswith("auto: chose mv-em")
+    assert "held-out log-likelihood per answer" in lines[1]
+    code, stdout, err = run(capsys, "--answers", str(DATA / "bluebird.txt"), "--method", "auto", "--json")
+    summary = json.loads(stdout)
+    assert summary["chosen"] == "mv-em" and summary["method"] == "auto"
+    assert set(summary["heldout_loglik"]) == {"mv-em", "robsymnmf-em-smoothed", "spectral-ds"}

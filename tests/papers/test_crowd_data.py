@@ -12,6 +12,9 @@ from simverify.solvers.crowd import majority_vote
     ("rte", 800, 164, 8000, 2, 800, 10.31),
     ("web", 2665, 177, 15567, 5, 2653, 26.93),
     ("temp", 462, 76, 4620, 2, 462, 6.39),
+    ("dog", 807, 109, 8070, 4, 807, 17.78),
+    ("trec", 19033, 762, 88385, 2, 2275, 34.86),
+    ("labelme", 1000, 59, 2547, 8, 1000, 23.40),
 ])
 def test_shipped_sets_have_their_published_sizes_and_majority_vote_error(name, items, workers, answers, classes,
                                                                          gold, mv_error):

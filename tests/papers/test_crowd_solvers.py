@@ -343,3 +343,39 @@ def test_example_answers_refuses_a_tie_that_is_not_a_bool(tie):
     from simverify.solvers.crowd.estimators import example_answers
     with pytest.raises(TypeError, match="tie must be True or False"):
         example_answers(tie=tie)
+
+
+def naive_align_each_annotator(confusion: np.ndarray, floor: float) -> np.ndarray:
+    """The authors' code's steps written out: floor, renormalise columns, then per annotator and row k the column
+    with the row's largest entry becomes column k."""
+    M, K, _ = confusion.shape
+    out = np.empty_like(confusion)
+    for m in range(M):
+        G = np.maximum(confusion[m], floor)
+        G = G / G.sum(axis=0)
+        for k in range(K):
+            out[m][:, k] = G[:, int(np.argmax(G[k]))]
+    return out
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.integers(1, 5), st.integers(2, 6), st.integers(0, 2 ** 32 - 1))
+def test_align_each_annotator_matches_the_naive_loops_and_keeps_columns_stochastic(M, K, seed):
+    from simverify.solvers.crowd.model import CODE_FLOOR, align_each_annotator
+    rng = np.random.default_rng(seed)
+    confusion = rng.dirichlet(np.ones(K), size=(M, K)).transpose(0, 2, 1)
+    confusion[rng.random(confusion.shape) < 0.3] = 0.0  # exact zeros, as SymNMF's factors have
+    confusion /= np.maximum(confusion.sum(axis=1, keepdims=True), 1e-300)
+    aligned = align_each_annotator(DawidSkeneModel(np.full(K, 1.0 / K), confusion)).confusion
+    assert np.allclose(aligned, naive_align_each_annotator(confusion, CODE_FLOOR), rtol=0, atol=1e-15)
+    assert np.allclose(aligned.sum(axis=1), 1.0) and aligned.min() >= CODE_FLOOR / (1 + K * CODE_FLOOR)
+
+
+def test_align_each_annotator_repairs_an_annotator_whose_classes_are_swapped():
+    from simverify.solvers.crowd.model import align_each_annotator
+    good = np.array([[0.8, 0.1], [0.2, 0.9]])
+    confusion = np.stack([good, good[:, ::-1]])  # annotator 1 in the other class order
+    common = align_to_diagonal(DawidSkeneModel(np.array([0.5, 0.5]), confusion)).confusion
+    assert not np.allclose(common[1], good)  # one permutation for all cannot fix annotator 1
+    assert np.allclose(align_each_annotator(DawidSkeneModel(np.array([0.5, 0.5]), confusion)).confusion,
+                       np.stack([good, good]), atol=2e-3)

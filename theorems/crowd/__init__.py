@@ -15,13 +15,15 @@ from simverify.paper import Paper
 from simverify.parameters import Checkpoints, FilePath, Labeled, ListOf, OneOrList
 from simverify.solvers.crowd import METHODS
 from simverify.solvers.crowd.methods import BINARY_ONLY
+from simverify.solvers.crowd.pipeline import ALIGNMENTS
 from simverify.validation import Integer, Options, Real
 
 from . import measures as ms
 from .uci_measures import SETTINGS
 
 _REALS = {"epsilon": (0.0, 1.0), "phi": (1e-6, 1.0), "psi": (0.0, 0.999999), "p": (1e-6, 1.0),
-          "fraction_missing": (0.0, 0.99), "noise_var": (0.0, 1e6), "gamma": (1.0, 1e6), "q0": (0.0, 2.0)}
+          "fraction_missing": (0.0, 0.99), "noise_var": (0.0, 1e6), "gamma": (1.0, 1e6), "q0": (0.0, 2.0),
+          "per_item": (0.1, 1e4), "zipf": (0.0, 10.0)}
 _PAIRED = ("N", "S", "fraction_missing", "gamma", "noise_var")  # one value, or a list: a paired design's axis
 PARAMETERS = {
     **{name: OneOrList(Integer(1)) if name in _PAIRED else Integer(1)
@@ -30,7 +32,8 @@ PARAMETERS = {
     **{name: OneOrList(Real(lo, hi)) if name in _PAIRED else Real(lo, hi) for name, (lo, hi) in _REALS.items()},
     "snr_db": [None, Real(-100.0, 300.0)],  # None: noiseless (Figure 2)
     "aggregator": ListOf(Options(*METHODS)), "schedule": ListOf(Options(*ms.SCHEDULES)),
-    "model_law": Options(*ms.MODEL_LAWS),
+    "model_law": Options(*ms.MODEL_LAWS), "alignment": Options(*ALIGNMENTS),
+    "annotators": [None, Integer(2)],  # real data: keep the most active annotators (None: all)
     "n_specialists": Integer(0), "n_corrupt": Integer(0),
     "iteration": Checkpoints(),
     "answers": FilePath(optional=False, what=f"a shipped set {list(ms.data.SHIPPED)} or a file path"),
@@ -59,6 +62,8 @@ def _check_answers(p: dict) -> None:
     """A real-data claim's answers (a shipped set or a file, declared in PARAMETERS) must load (malformed files
     refused with file:line) and carry gold labels; the binary-only baselines need two classes."""
     a = ms.load_answers(p["answers"])
+    if p.get("annotators") is not None and p["annotators"] > a.n_workers:
+        raise ValueError(f"annotators={p['annotators']} exceeds the {a.n_workers} annotators of {p['answers']}")
     if "aggregator" in p:
         binary = [m for m in p["aggregator"] if m in BINARY_ONLY]
         if binary and a.n_classes != 2:
@@ -72,11 +77,10 @@ NOT_REPRODUCED = {
         "the UCI data sets cannot be downloaded here; the protocol runs on scikit-learn's bundled data sets with ten "
         "scikit-learn classifiers (claims table1.*, table2.*, table3.*), so the printed numbers are shown beside "
         "ours but are not comparable",
-    "Table 4-5 columns Dog and TREC": "the Dog and TREC answer files are not available here",
-    "Table 9 and Figure 4 on LabelMe (CrowdLayer, DL-MV)":
-        "the LabelMe answers and images are not available here, and the deep-learning baselines need the images; "
-        "the restart protocol runs on web (claim table9.restart_spread) or any answers file",
-    "Baselines CNMF, TensorADMM, Spectral-D&S, MinimaxEntropy, PG-TAC, CRIAV": "not implemented yet",
+    "Table 9's CrowdLayer and DL-MV rows (LabelMe)":
+        "deep-learning baselines trained on the LabelMe images, which are not available here (the answers are: "
+        "claims table9.labelme.*)",
+    "Baselines TensorADMM, PG-TAC, CRIAV (rows of Tables 4-5)": "not implemented yet",
 }
 
 def footprint(p: dict) -> Footprint:
@@ -98,5 +102,5 @@ PAPER = Paper("crowd", "Ibrahim, Fu (2021), Crowdsourcing via Annotator Co-occur
 
 # Importing the claim modules registers the claims (they use PAPER), in the paper's order.
 # isort: off
-from . import identifiability, imputation, convergence, uci, tables  # noqa: E402, F401
+from . import identifiability, imputation, convergence, uci, tables, recommendation  # noqa: E402, F401
 # isort: on

@@ -16,19 +16,23 @@ from simverify.kernels.rng import children, generator
 from simverify.solvers.crowd import aggregate, cooccurrences, pipeline, square_root, symnmf
 from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks, square_root_of_product
 from simverify.solvers.crowd.methods import aggregate_many
-from simverify.solvers.crowd.model import DawidSkeneModel, align_to_diagonal, from_symnmf_factor
+from simverify.solvers.crowd.model import DawidSkeneModel, align_each_annotator, align_to_diagonal, from_symnmf_factor
 
 SCHEDULES = ("power", "zero", "constant")
 AGGREGATORS = ("mv", "mv-em", "symnmf", "dessymnmf", "dessymnmf-em", "robsymnmf", "robsymnmf-em",
                "robsymnmf-unweighted", "multispa", "cnmf", "spectral-ds", "minimax-entropy", "kos", "ghosh-svd",
-               "eigen-ratio", "robsymnmf-em-smoothed", "dessymnmf-em-smoothed")
+               "eigen-ratio", "robsymnmf-em-smoothed", "dessymnmf-em-smoothed",
+               *(f"{m}-per-annotator{em}" for m in ("symnmf", "dessymnmf", "robsymnmf") for em in ("", "-em")))
 MODEL_LAWS = ("dirichlet", "clustered")
 # each method's row name in the paper's tables
 PAPER_ROWS = {"robsymnmf": "RobSymNMF", "robsymnmf-em": "RobSymNMF-EM", "robsymnmf-unweighted": "RobSymNMF (w=1)",
               "dessymnmf": "DesSymNMF", "dessymnmf-em": "DesSymNMF-EM", "symnmf": "SymNMF (w/o imput.)",
               "multispa": "MultiSPA", "cnmf": "CNMF", "spectral-ds": "Spectral-D&S",
               "minimax-entropy": "MinimaxEntropy", "mv-em": "MV-EM",
-              "kos": "KOS", "ghosh-svd": "GhoshSVD", "eigen-ratio": "EigenRatio", "mv": "Majority Voting"}
+              "kos": "KOS", "ghosh-svd": "GhoshSVD", "eigen-ratio": "EigenRatio", "mv": "Majority Voting",
+              **{f"{m}-per-annotator{em}": f"{row}{em.upper()} (code's alignment)"
+                 for m, row in (("symnmf", "SymNMF"), ("dessymnmf", "DesSymNMF"), ("robsymnmf", "RobSymNMF"))
+                 for em in ("", "-em")}}
 STARTS = ("identity", "near")
 
 
@@ -273,6 +277,19 @@ def measure_synthetic(seed, *, M: int, K: int, N: list, p: float, aggregator: li
     return {"mse": np.array(mse)}
 
 
+def measure_sparse(seed, *, N: int, M: int, K: int, per_item: float, zipf: float, aggregator: list) -> dict:
+    """The crowd tool's recommendation on data nobody tuned on: ``gen.confusable_model`` (annotators who confuse
+    a few classes among K) answering as ``gen.heavy_tailed_probabilities`` (about per_item answers per item, a few
+    annotators answering most); error (aggregator,) in % on every item, bayes the Bayes-optimal error in % under
+    the true model (``gen.bayes_error``)."""
+    s_model, s_data = seed.spawn(2)
+    model = gen.confusable_model(M, K, s_model)
+    a = gen.answers(model, gen.heavy_tailed_probabilities(N, M, per_item, zipf), s_data)
+    results = aggregate_many(a, aggregator)
+    return {"error": np.array([100 * metrics.label_error(results[name].posteriors, a.gold) for name in aggregator]),
+            "bayes": 100 * gen.bayes_error(model, a)}
+
+
 def _first_items(a, n: int):
     """The answers to items coded below n (items are coded in order of their index)."""
     keep = a.item < n
@@ -323,10 +340,12 @@ def load_answers(name: str):
     return data.load(path, truth if truth.is_file() else None)
 
 
-def measure_real(seed, *, answers: str, aggregator: list) -> dict:
+def measure_real(seed, *, answers: str, aggregator: list, annotators: int | None = None) -> dict:
     """Tables 4-5 on fixed data: wrong (aggregator, item) = each gold item's error under each method's decision
-    (1 wrong, 0 right, 1 - 1/t for a t-way tie that includes the gold label); error (aggregator,) their mean in %."""
+    (1 wrong, 0 right, 1 - 1/t for a t-way tie that includes the gold label); error (aggregator,) their mean in %.
+    annotators: keep only the most active annotators' answers (``data.most_active``; None: all)."""
     a = load_answers(answers)
+    a = a if annotators is None else data.most_active(a, annotators)
     results = aggregate_many(a, aggregator, seed=0)
     wrong = np.array([metrics.label_outcomes(results[name].posteriors, a.gold) for name in aggregator])
     return {"wrong": wrong, "error": 100 * wrong.mean(axis=1)}
@@ -359,13 +378,16 @@ def _imputed(answers: str):
     return a, square_root(assemble(pipeline.robust_blocks(R, S)[0]), a.n_classes)
 
 
-def measure_restarts(seed, *, answers: str, start: str = "symnmf") -> dict:
+def measure_restarts(seed, *, answers: str, start: str = "symnmf", alignment: str = "common") -> dict:
     """Table 9 / Figure 4's protocol on any answers file: one random restart per replicate. start 'symnmf':
     RobSymNMF-EM with Eq. (13) started from a random orthogonal Q_(0) (the imputation is deterministic); start
-    'random': EM from a random model (prior and confusion columns ~ Dirichlet(1)). error (%) on the gold items."""
+    'random': EM from a random model (prior and confusion columns ~ Dirichlet(1)). alignment 'common': the paper's
+    (one class permutation), EM as crowd-kit stops it; 'per-annotator': the authors' code's
+    (``align_each_annotator``) and its 10 EM rounds. error (%) on the gold items."""
     from scipy.stats import special_ortho_group
 
     from simverify.solvers.crowd import votes
+    from simverify.solvers.crowd.methods import CODE_EM_ROUNDS
     a, U = _imputed(answers)
     g = generator(seed)
     if start == "symnmf":
@@ -374,6 +396,8 @@ def measure_restarts(seed, *, answers: str, start: str = "symnmf") -> dict:
         init = align_to_diagonal(from_symnmf_factor(H, a.n_workers))
     else:
         init = gen.dawid_skene_model(a.n_workers, a.n_classes, g.integers(2 ** 63), n_specialists=0)
-    probas, _, _ = votes.dawid_skene(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes, n_iter=100,
-                                     init=init, tol=1e-5)
+    code = alignment == "per-annotator"
+    probas, _, _ = votes.dawid_skene(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes,
+                                     n_iter=CODE_EM_ROUNDS if code else 100,
+                                     init=align_each_annotator(init) if code else init, tol=0.0 if code else 1e-5)
     return {"error": 100 * metrics.label_error(probas, a.gold)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simverify.claims import CONFIRMED, REFUTED, Control, PrintedTable
 from simverify.findings import not_reproduced
-from simverify.laws import Bound, Comparison, MatchesPrinted, needing
+from simverify.laws import Bound, Comparison, MatchesPrinted, MatchesPrintedMean, needing
 from simverify.solvers.crowd.model import START_SMOOTHING
 from simverify.solvers.crowd.pipeline import CNMF_SWEEPS
 from simverify.solvers.crowd.spectral import POWER_STARTS, POWER_STEPS
@@ -81,6 +81,13 @@ PRINTED_ERRORS = {  # Tables 4 and 5, error (%)
             "dessymnmf-em": 7.25, "symnmf": 48.75, "multispa": 8.37, "cnmf": 7.12, "spectral-ds": 7.12,
             "minimax-entropy": 7.5,
             "mv-em": 7.25, "kos": 39.75, "ghosh-svd": 49.12, "eigen-ratio": 9.01, "mv": 10.31},
+    "dog": {"robsymnmf": 16.10, "robsymnmf-em": 15.86, "robsymnmf-unweighted": 16.10, "dessymnmf": 16.35,
+            "dessymnmf-em": 15.86, "symnmf": 16.72, "multispa": 17.96, "cnmf": 15.86, "spectral-ds": 17.84,
+            "minimax-entropy": 16.23, "mv-em": 15.86, "mv": 17.91},  # KOS's 31.84: ours is binary only
+    "trec": {"robsymnmf": 30.68, "robsymnmf-em": 29.62, "robsymnmf-unweighted": 33.23, "dessymnmf": 36.75,
+             "dessymnmf-em": 29.36, "symnmf": 35.47, "multispa": 31.56, "cnmf": 29.84, "spectral-ds": 29.58,
+             "minimax-entropy": 30.89, "mv-em": 30.02, "kos": 51.95, "ghosh-svd": 43.03, "eigen-ratio": 43.95,
+             "mv": 34.85},
 }
 
 
@@ -112,30 +119,42 @@ REPRODUCED = (  # (table, data set, method, a printed value of another method as
     ("table5", "rte", "ghosh-svd", 48.75),
     ("table5", "rte", "mv", 8.37),
     ("table5", "rte", "spectral-ds", 7.25),
+    ("table4", "dog", "robsymnmf-em", 16.10),
+    ("table4", "dog", "multispa", 17.84),
+    ("table4", "dog", "mv", 17.84, False),  # 144.5 of 807 = 17.906 %: a half count, printed rounded
+    ("table5", "trec", "ghosh-svd", 43.95),
+    ("table5", "trec", "mv", 35.47),
 )
 
 
-def printed_error_claim(table: str, name: str, method: str, control: Control, **verdict) -> None:
+SET_NOTE = {"dog": " (its 52 most active annotators: the paper's M = 52, as the authors' loader keeps them)"}
+
+
+def printed_error_claim(table: str, name: str, method: str, control: Control, truncated: bool = True,
+                        **verdict) -> None:
     """Register Table 4/5's printed error of ``method`` on the set ``name`` as a claim (``verdict``: expected and
-    the finding when it is not reproduced)."""
+    the finding when it is not reproduced; ``truncated`` False: the printed digits are rounded)."""
     number, printed = table[-1], PRINTED_ERRORS[name][method]
     PAPER.claim(
         f"{table}.{name}.{method}", item=f"Table {number}",
-        statement=f"On the AMT set {name} (shipped here with its gold labels) {PAPER_ROWS[method]}'s classification "
+        statement=f"On the AMT set {name}{SET_NOTE.get(name, '')} (shipped here with its gold labels) "
+                  f"{PAPER_ROWS[method]}'s classification "
                   f"error is the printed {printed:.2f} %. Most of the paper's Table 4-5 errors read as truncated to "
                   "two decimals (7.125 is printed 7.12, 13.888 as 13.88), though not all (a half-count on dog needs "
                   "rounding), so the measured error must lie in "
                   f"[{printed:.2f}, {printed + 0.01:.2f}). Every method's error is listed beside the paper's.",
         formula=rf"\mathrm{{err}}(\mathrm{{{PAPER_ROWS[method]}}}) = {printed:.2f}\,\%",
-        law=MatchesPrinted(error_of(method), printed, 2, truncated=True), sweep=sw.REAL[name],
+        law=MatchesPrinted(error_of(method), printed, 2, truncated=truncated), sweep=sw.REAL[name],
         table=error_table(name, f"Table {number}: error (%) on {name}"), controls=(control,), **verdict)
 
 
-for table, name, method, other in REPRODUCED:
+for table, name, method, other, *rule in REPRODUCED:
+    cut = rule[0] if rule else True  # truncated, unless the entry says the printed digits are rounded
     printed_error_claim(table, name, method, Control("other_row", f"the printed error of another row, {other:.2f} %",
-                                                     law=MatchesPrinted(error_of(method), other, 2, truncated=True)))
+                                                     law=MatchesPrinted(error_of(method), other, 2, truncated=cut)),
+                        truncated=cut)
 
-GOLD_ITEMS = {"bluebird": 108, "rte": 800}
+GOLD_ITEMS = {"bluebird": 108, "rte": 800, "dog": 807, "trec": 2275}
 SYMNMF_STEP = ("Eq. (13) with alpha_t = alpha_0 = 1e-6 from Q_(0) = I (at most 500 iterations, stopped when the cost "
                "changes by less than 1e-6 relatively), Proposition 1's extraction, the columns aligned by diagonal "
                "dominance")
@@ -194,8 +213,31 @@ NOTE = {
     ("bluebird", "kos"): "Ours errs as often as GhoshSVD and EigenRatio here (27.78 %), far behind majority vote "
                          "(24.07 %) and EM (11.11 %): likely a weakness of our implementation, not evidence against "
                          "the paper's KOS. "}
+CODE_ALIGNMENT = ("The authors' released code (main_AMT.m) aligns each annotator's confusion matrix on its own after "
+                  "flooring its entries at 1e-3 (getPermutedMatrix: the column for class k becomes the annotator's "
+                  "column largest in row k), a step the paper does not print; with it (method {method}) we "
+                  "measure {ours}. ")
+def code_variant(method: str) -> str:
+    """The method with the authors' code's per-annotator alignment: robsymnmf-em -> robsymnmf-per-annotator-em."""
+    base = method.removesuffix("-em")
+    return f"{base}-per-annotator{'-em' if base != method else ''}"
+
+
+CODE_MEASURED = {  # (data set, method) -> our error with the code's alignment, as the note prints it
+    ("dog", "robsymnmf"): "131 of 807 = 16.23 % (the printed 16.10 % is 130)",
+    ("dog", "symnmf"): "132 of 807 = 16.35 %, the printed DesSymNMF",
+    ("dog", "dessymnmf"): "132 of 807 = 16.35 %, the printed value",
+    ("dog", "dessymnmf-em"): "128 of 807 = 15.86 % (10 EM rounds), the printed value",
+    ("trec", "robsymnmf"): "678 of 2275 = 29.80 %",
+    ("trec", "robsymnmf-em"): "668 of 2275 = 29.36 % (10 EM rounds, as the code runs)",
+    ("trec", "symnmf"): "814 of 2275 = 35.78 %",
+    ("trec", "dessymnmf"): "870 of 2275 = 38.24 %",
+    ("trec", "dessymnmf-em"): "783 of 2275 = 34.41 % (10 EM rounds)"}
+for (_name, _method), _ours in CODE_MEASURED.items():
+    NOTE[(_name, _method)] = CODE_ALIGNMENT.format(method=code_variant(_method), ours=_ours)
 CAUSE = {("bluebird", "mv"): "data", ("bluebird", "kos"): "implementation", ("rte", "kos"): "implementation",
-         ("rte", "eigen-ratio"): "implementation"}  # the rest: unknown (one to six items apart)
+         ("rte", "eigen-ratio"): "implementation",
+         ("dog", "dessymnmf"): "implementation", ("dog", "dessymnmf-em"): "implementation"}  # the rest: unknown
 MISMATCHED = (  # (table, data set, method, our number of wrong gold items): the rest of the printed errors
     ("table4", "bluebird", "mv", 26), ("table4", "bluebird", "mv-em", 12), ("table4", "bluebird", "symnmf", 13),
     ("table4", "bluebird", "dessymnmf", 13), ("table4", "bluebird", "dessymnmf-em", 13),
@@ -207,6 +249,13 @@ MISMATCHED = (  # (table, data set, method, our number of wrong gold items): the
     ("table4", "bluebird", "cnmf", 13), ("table5", "rte", "cnmf", 63),
     ("table4", "bluebird", "minimax-entropy", 10), ("table5", "rte", "minimax-entropy", 59),
     ("table4", "bluebird", "spectral-ds", 12),
+    *(("table4", "dog", m, w) for m, w in (  # the 52 most active annotators
+        ("robsymnmf", 139), ("robsymnmf-unweighted", 139), ("dessymnmf", 139), ("dessymnmf-em", 133),
+        ("symnmf", 138), ("cnmf", 143), ("spectral-ds", 127), ("minimax-entropy", 133), ("mv-em", 127))),
+    *(("table5", "trec", m, w) for m, w in (
+        ("robsymnmf", 693), ("robsymnmf-em", 680), ("robsymnmf-unweighted", 691), ("dessymnmf", 986),
+        ("dessymnmf-em", 881), ("symnmf", 946), ("multispa", 754), ("cnmf", 670), ("spectral-ds", 689),
+        ("minimax-entropy", 698), ("mv-em", 679), ("kos", 973), ("eigen-ratio", 960))),
 )
 
 
@@ -309,12 +358,97 @@ def spread(ds):
 PAPER.claim(
     "table9.restart_spread", item="Table 9 and Figure 4 (Appendix C.3)",
     statement="RobSymNMF-EM is stable over random restarts (the paper on LabelMe: 22.1 % +- 0.5 % over 100 trials, "
-              "against CrowdLayer's +- 4.7 %): on web (5 classes; LabelMe is not available here, and any answers file "
-              "runs with --set answers=PATH), restarting Eq. (13) from random orthogonal Q_(0), the error's standard "
-              "deviation from its mean over restarts is at most 1 percentage point on average (the mean absolute "
-              "deviation; the paper reports a standard deviation, whose squares are too skewed across restarts to "
-              "bound with few trials).",
+              "against CrowdLayer's +- 4.7 %): on web (5 classes; LabelMe, now shipped, by table9.labelme.restarts; "
+              "any answers file runs with --set answers=PATH), restarting Eq. (13) from random orthogonal Q_(0), "
+              "the error's standard deviation from its mean over restarts is at most 1 percentage point on average "
+              "(the mean absolute deviation; the paper reports a standard deviation, whose squares are too skewed "
+              "across restarts to bound with few trials).",
     formula=r"\mathrm{E}_{\mathrm{restarts}}|\mathrm{err} - \overline{\mathrm{err}}| \le 1\ \text{percentage point}",
     law=Bound(spread, 1.0, "<="), sweep=sw.RESTARTS,
     controls=(Control("random_em_start", "EM restarted from random models (Dirichlet(1) prior and confusion "
                       "columns) instead", fixed={"start": "random"}),))
+
+
+# The authors' code's per-annotator alignment, beside the as-printed pipeline (Tables 4 and 9)
+for _method in ("dessymnmf", "dessymnmf-em"):
+    _printed = PRINTED_ERRORS["dog"][_method]
+    PAPER.claim(
+        f"table4.dog.{_method}.code_alignment", item="Table 4",
+        statement=f"With the alignment of the authors' released code (each annotator's confusion floored at 1e-3, "
+                  "then its column for class k taken to be its column largest in row k; EM for its 10 rounds; not "
+                  f"printed in the paper), {PAPER_ROWS[_method]}'s error on dog{SET_NOTE['dog']} is the printed "
+                  f"{_printed:.2f} % (truncated to two decimals, as Table 4 prints).",
+        formula=rf"\mathrm{{err}}(\mathrm{{{PAPER_ROWS[_method]}}},\ \text{{code's alignment}}) = {_printed:.2f}\,\%",
+        law=MatchesPrinted(error_of(code_variant(_method)), _printed, 2, truncated=True), sweep=sw.REAL["dog"],
+        table=error_table("dog", "Table 4: error (%) on dog"),
+        controls=(Control("common_alignment", "the as-printed pipeline (one class permutation for all annotators)",
+                          law=MatchesPrinted(error_of(_method), _printed, 2, truncated=True)),))
+
+TABLE9 = {"robsymnmf": 32.10, "robsymnmf-em": 22.10, "dessymnmf": 29.10, "dessymnmf-em": 22.20}  # means, 100 trials
+TABLE9_SPREAD = 1.0  # two of the printed standard deviations (RobSymNMF-EM: +- 0.5 over 100 restarts)
+TABLE9_OURS = {"robsymnmf": 42.8, "robsymnmf-em": 38.6, "dessymnmf": 36.9, "dessymnmf-em": 32.8}  # common alignment
+TABLE9_CODE = {"robsymnmf": 29.5, "robsymnmf-em": 22.3, "dessymnmf": 28.1, "dessymnmf-em": 21.9}  # the code's
+
+
+def table9() -> PrintedTable:
+    rows = {PAPER_ROWS[m]: [v] for m, v in TABLE9.items()}
+
+    def measured(ds):
+        return {PAPER_ROWS[str(m)]: [float(ds["error"].sel(aggregator=m).mean())]
+                for m in ds["aggregator"].values if str(m) in PAPER_ROWS}
+    return PrintedTable("Table 9: error (%) on LabelMe", ("error (%)",), rows, measured, "%")
+
+
+def printed_mean(method: str, value: float) -> MatchesPrintedMean:
+    return MatchesPrintedMean(error_of(method), value, 2, spread=TABLE9_SPREAD)
+
+
+for _method, _printed in TABLE9.items():
+    _ours, _code = TABLE9_OURS[_method], TABLE9_CODE[_method]
+    PAPER.claim(
+        f"table9.labelme.{_method}", item="Table 9 (Appendix C.3)",
+        statement=f"On LabelMe (1,000 images, 59 annotators, 8 classes, 2,547 answers; shipped here) "
+                  f"{PAPER_ROWS[_method]}'s error is the printed {_printed:.2f} %, a mean over 100 random "
+                  f"initialisations: one deterministic run must lie within {TABLE9_SPREAD:g} point of it (two of the "
+                  "printed standard deviations of RobSymNMF-EM, +- 0.5).",
+        formula=rf"|\mathrm{{err}}(\mathrm{{{PAPER_ROWS[_method]}}}) - {_printed:.2f}| \le {TABLE9_SPREAD:g}",
+        law=printed_mean(_method, _printed), sweep=sw.REAL["labelme"], table=table9(), expected=REFUTED,
+        finding=not_reproduced(
+            f"Not reproduced as the paper describes the method: we measure {_ours:.1f} % (the paper "
+            f"{_printed:.2f} %). {CODE_ALIGNMENT.format(method=code_variant(_method), ours=f'{_code:.1f} %')}"
+            "On LabelMe (about 2.5 answers per item, 45 % of the observed annotator pairs share a single item) "
+            "Eq. (13)'s factor leaves many annotators' blocks in another class order than the rest, and one "
+            "permutation for all cannot repair them. Scope: our implementation as documented "
+            f"({SCOPE[_method]}); the code's own imputation (coupled factorisation from random starts) is not "
+            "ours.", cause="implementation"),
+        controls=(Control("measured", f"our error, {_ours:.1f} %", CONFIRMED,
+                          law=MatchesPrintedMean(error_of(_method), _ours, 2, spread=0.05)),))
+
+for _method in ("robsymnmf-em", "dessymnmf-em"):
+    PAPER.claim(
+        f"table9.labelme.{_method}.code_alignment", item="Table 9 (Appendix C.3)",
+        statement=f"With the authors' released code's per-annotator alignment and its 10 EM rounds (not printed "
+                  f"in the paper), {PAPER_ROWS[_method]}'s error on LabelMe lies within {TABLE9_SPREAD:g} point of "
+                  f"the printed mean {TABLE9[_method]:.2f} %.",
+        formula=rf"|\mathrm{{err}}(\mathrm{{{PAPER_ROWS[_method]}}},\ \text{{code's alignment}}) - "
+                rf"{TABLE9[_method]:.2f}| \le {TABLE9_SPREAD:g}",
+        law=printed_mean(code_variant(_method), TABLE9[_method]), sweep=sw.REAL["labelme"], table=table9(),
+        controls=(Control("common_alignment", "the as-printed pipeline (one class permutation for all annotators)",
+                          law=printed_mean(_method, TABLE9[_method])),))
+
+
+def off_printed(printed: float):
+    """|error - printed| (percentage points) per restart."""
+    return lambda ds: abs(ds["error"] - printed)
+
+
+PAPER.claim(
+    "table9.labelme.restarts", item="Table 9 (Appendix C.3)",
+    statement="Table 9's protocol on LabelMe: RobSymNMF-EM restarted from random orthogonal Q_(0), each restart "
+              "aligned as the authors' released code aligns (each annotator on its own) and refined by its 10 EM "
+              "rounds; the restarts' errors lie within 1 percentage point of the printed mean 22.1 % on average "
+              "(the paper: 22.1 % +- 0.5 % over 100 trials).",
+    formula=r"\mathrm{E}_{\mathrm{restarts}}|\mathrm{err} - 22.1| \le 1\ \text{percentage point}",
+    law=Bound(off_printed(TABLE9["robsymnmf-em"]), TABLE9_SPREAD, "<="), sweep=sw.RESTARTS_LABELME,
+    controls=(Control("common_alignment", "the paper's alignment (one class permutation for all annotators) and EM "
+                      "as crowd-kit stops it", fixed={"alignment": "common"}),))

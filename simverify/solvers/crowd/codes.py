@@ -60,13 +60,42 @@ def shares_items(item: np.ndarray, worker: np.ndarray) -> bool:
 
 
 SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted", "multispa", "cnmf", "kos")
+ONE_MODEL_METHODS = SHARED_ITEM_METHODS[:-1]  # one co-occurrence model for all annotators: one class order
+
+
+def annotator_groups(item: np.ndarray, worker: np.ndarray, n_items: int, n_workers: int) -> np.ndarray:
+    """(n_workers,) the group of each annotator: annotators are in one group when a chain of shared items joins
+    them (the connected components of the item-annotator graph, numbered 0.. in order of the first annotator)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+    n = n_workers + n_items  # nodes: annotators first, then items
+    edges = coo_matrix((np.ones(item.size), (worker, n_workers + item)), shape=(n, n))
+    _, part = connected_components(edges, directed=False)
+    _, groups = np.unique(part[:n_workers], return_inverse=True)
+    first = np.full(groups.max() + 1 if groups.size else 0, n_workers)
+    np.minimum.at(first, groups, np.arange(n_workers))
+    return np.argsort(np.argsort(first))[groups]
+
+
+def groups_problem(method: str, answers) -> str | None:
+    """A warning when ``method`` learns one model for all annotators but they fall into groups that never share
+    an item: the co-occurrences cannot tell one group's class order from another's, or None."""
+    base = method.split("-em")[0].removesuffix("-per-annotator")
+    if base not in ONE_MODEL_METHODS or answers.n_workers < 2:
+        return None
+    n = int(annotator_groups(answers.item, answers.worker, answers.n_items, answers.n_workers).max()) + 1
+    if n < 2:
+        return None
+    return (f"the {answers.n_workers} annotators fall into {n} groups that never share an item, so the co-occurrences "
+            "cannot tell one group's class order from another's; methods that apply: robsymnmf-components (one "
+            "model per group), mv, mv-em, minimax-entropy")
 
 
 def answers_problem(method: str, answers) -> str | None:
     """Why ``method`` (a name of ``methods.METHODS``) cannot learn from ``answers``, or None. Without two annotators
     who answered a common item there is no co-occurrence, and the co-occurrence methods and KOS return uniform
     posteriors; Spectral-D&S with fewer than three annotators leaves a group empty and does the same."""
-    base = method.split("-em")[0]  # the -em variants start from their co-occurrence model
+    base = method.split("-em")[0].removesuffix("-per-annotator")  # -em: from their co-occurrence model
     if base in SHARED_ITEM_METHODS and not shares_items(answers.item, answers.worker):
         return (f"no two of the {answers.n_workers} annotator(s) answered a common item, so there is no "
                 "co-occurrence to learn from (the posteriors come out uniform); aggregate by majority vote or "

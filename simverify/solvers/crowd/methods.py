@@ -15,6 +15,13 @@ robsymnmf-em           robsymnmf, then EM from its model
 robsymnmf-em-smoothed  robsymnmf-em from the model mixed with 1 % of the uniform confusion (START_SMOOTHING; EM
                        cannot leave a confusion entry that starts at exactly 0)
 robsymnmf-unweighted   robsymnmf with w_{m,j} = 1
+symnmf-per-annotator   symnmf, each annotator's columns aligned as the authors' released code aligns them
+                       (``model.align_each_annotator``: entries floored at 1e-3, then the column for class k the one
+                       largest in row k); not printed in the paper; likewise dessymnmf-per-annotator and
+                       robsymnmf-per-annotator
+*-per-annotator-em     EM from that model for 10 rounds, the code's budget (symnmf-, dessymnmf-, robsymnmf-)
+auto                   the method among selection.CANDIDATES with the largest held-out log-likelihood of the
+                       answers (items in 5 folds; no gold label read); Aggregation.choice says which and why
 robsymnmf-components   robsymnmf on each connected component of the co-labelling graph separately (groups of
                        fewer than 3 annotators by majority vote)
 multispa               MultiSPA (Ibrahim, Fu, Kargas & Huang 2019), MAP predictor
@@ -30,25 +37,29 @@ eigen-ratio            Dalvi et al. (2013) EigenRatio (binary)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 
 from ...validation import require, warn
 from . import pipeline, spectral, votes
-from .codes import answers_problem
-from .cooccurrence import cooccurrences, observed_blocks
-from .model import START_SMOOTHING, DawidSkeneModel, smoothed
+from .codes import annotator_groups, answers_problem, groups_problem
+from .cooccurrence import cooccurrences
+from .model import START_SMOOTHING, DawidSkeneModel, align_each_annotator, smoothed
 
 EM_ITERATIONS = 100  # crowd-kit's DawidSkene default
+PER_ANNOTATOR = "-per-annotator"  # suffix of the methods aligned as the authors' code aligns (align_each_annotator)
 EM_TOL = 1e-5  # stop EM when the evidence lower bound per answer gains less (crowd-kit's default)
 
 
 @dataclass(frozen=True)
 class Aggregation:
-    """posteriors (n_items, K); model the learned Dawid-Skene model, None for methods without one."""
+    """posteriors (n_items, K); model the learned Dawid-Skene model, None for methods without one; choice, for
+    'auto', the ``selection.MethodChoice`` (the method chosen and why)."""
     posteriors: np.ndarray
     model: DawidSkeneModel | None = None
+    choice: object | None = None
 
 
 def _codes(answers):
@@ -84,21 +95,29 @@ MODELS: dict[str, Callable] = {  # the co-occurrence methods: (R, S) -> the lear
     "robsymnmf-unweighted": lambda R, S: pipeline.robsymnmf_model(R, S, weighted=False),
     "multispa": pipeline.multispa_model,
     "cnmf": pipeline.cnmf_model,
+    **{f"{name}{PER_ANNOTATOR}": partial(build, alignment="per-annotator") for name, build in
+       (("symnmf", pipeline.plain_model), ("dessymnmf", pipeline.dessymnmf_model),
+        ("robsymnmf", pipeline.robsymnmf_model))},
 }
 EM_STARTS = ("dessymnmf", "robsymnmf")  # the models the -em methods refine
+CODE_EM_ROUNDS = 10  # the authors' released code: EM from the SymNMF model for 10 rounds (no stopping rule)
 
 
 def em_from_cooccurrence_model(answers, start: str, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL,
                                smoothing: float = 0.0) -> Aggregation:
-    """DesSymNMF-EM or RobSymNMF-EM (``start`` 'dessymnmf' or 'robsymnmf') with an explicit EM budget and
-    tolerance, from the model ``smoothed`` by ``smoothing`` (0: the paper's start; START_SMOOTHING: the
+    """DesSymNMF-EM or RobSymNMF-EM (``start`` one of EM_STARTS, or a per-annotator start) with an explicit EM
+    budget and tolerance, from the model ``smoothed`` by ``smoothing`` (0: the paper's start; START_SMOOTHING: the
     -em-smoothed methods); ``aggregate(answers, start + '-em')`` uses the defaults."""
-    require(start in EM_STARTS, f"EM starts from one of {list(EM_STARTS)}, got {start!r}")
+    starts = [*EM_STARTS, *(f"{name}-per-annotator" for name in ("symnmf", *EM_STARTS))]
+    require(start in starts, f"EM starts from one of {starts}, got {start!r}")
     return _em_from(answers, smoothed(MODELS[start](*cooccurrences(*_codes(answers))), smoothing), n_iter, tol)
 
 
-EM_METHODS = {f"{start}-em{suffix}": (start, share)  # name -> (the co-occurrence model EM starts from, smoothing)
-              for start in EM_STARTS for suffix, share in (("", 0.0), ("-smoothed", START_SMOOTHING))}
+EM_METHODS = {  # name -> (the co-occurrence model EM starts from, smoothing, most iterations, tolerance)
+    **{f"{start}-em{suffix}": (start, share, EM_ITERATIONS, EM_TOL)
+       for start in EM_STARTS for suffix, share in (("", 0.0), ("-smoothed", START_SMOOTHING))},
+    **{f"{start}-per-annotator-em": (f"{start}-per-annotator", 0.0, CODE_EM_ROUNDS, 0.0)
+       for start in ("symnmf", *EM_STARTS)}}
 
 
 def _binary(fn: Callable, seeded: bool = False) -> Callable:
@@ -113,11 +132,8 @@ def split_by_component(answers) -> list[tuple[np.ndarray, object]]:
     [(items (n_c,) codes into ``answers``, the component's answers with items and annotators recoded)]. Every
     item belongs to one component. The co-occurrences of Eq. (3) never join two components, so Proposition 1
     identifies each component's model up to its own permutation of the classes."""
-    from dataclasses import replace
-
-    from scipy.sparse.csgraph import connected_components
-    _, S = cooccurrences(*_codes(answers))
-    n, part = connected_components(observed_blocks(S) | np.eye(answers.n_workers, dtype=bool), directed=False)
+    part = annotator_groups(answers.item, answers.worker, answers.n_items, answers.n_workers)
+    n = int(part.max()) + 1
     out = []
     for c in range(n):
         keep = part[answers.worker] == c
@@ -155,9 +171,8 @@ METHODS: dict[str, Callable] = {
     "mv": _mv,
     "mv-em": lambda answers, seed: _em_from(answers, None),
     **{name: _co_method(build) for name, build in MODELS.items()},
-    **{name: lambda answers, seed, start=start, share=share: em_from_cooccurrence_model(answers, start,
-                                                                                        smoothing=share)
-       for name, (start, share) in EM_METHODS.items()},
+    **{name: lambda answers, seed, start=start, share=share, n=n, tol=tol: em_from_cooccurrence_model(
+        answers, start, n, tol, share) for name, (start, share, n, tol) in EM_METHODS.items()},
     "robsymnmf-components": per_component(_co_method(pipeline.robsymnmf_model)),
     "spectral-ds": lambda answers, seed: _em_from(answers, smoothed(spectral.spectral_model(*_codes(answers), seed),
                                                                     START_SMOOTHING)),
@@ -169,6 +184,17 @@ METHODS: dict[str, Callable] = {
 BINARY_ONLY = ("kos", "ghosh-svd", "eigen-ratio")
 
 
+def _auto(answers, seed) -> Aggregation:
+    """The candidate with the largest held-out log-likelihood of the answers (``selection.choose_method``; no gold
+    read), then fitted on all the answers."""
+    from .selection import choose_method
+    choice = choose_method(answers, lambda part, name: METHODS[name](part, seed).model)
+    return replace(METHODS[choice.method](answers, seed), choice=choice)
+
+
+METHODS["auto"] = _auto
+
+
 def check_method(name: str, n_classes: int | None = None) -> None:
     """Refuse an unknown method name, or a binary-only method on answers with more than two classes."""
     require(name in METHODS, f"unknown method {name!r}; known: {sorted(METHODS)}")
@@ -178,10 +204,11 @@ def check_method(name: str, n_classes: int | None = None) -> None:
 
 def warn_if_uninformative(answers, method: str) -> None:
     """A RuntimeWarning when ``method`` cannot learn from ``answers`` (``codes.answers_problem``: e.g. one
-    annotator for a co-occurrence method); the estimators refuse such answers instead."""
-    problem = answers_problem(method, answers)
-    if problem:
-        warn(f"method {method}", problem, stacklevel=4)
+    annotator for a co-occurrence method; the estimators refuse such answers instead), or learns one class order
+    for annotator groups that never share an item (``codes.groups_problem``)."""
+    for problem in (answers_problem(method, answers), groups_problem(method, answers)):
+        if problem:
+            warn(f"method {method}", problem, stacklevel=4)
 
 
 def aggregate(answers, method: str, seed: int = 0) -> Aggregation:
@@ -205,15 +232,16 @@ def aggregate_many(answers, names: Sequence[str], seed: int = 0) -> dict[str, Ag
         if not blocks:
             blocks.extend(cooccurrences(*_codes(answers)))
         if key not in models:
-            models[key] = MODELS[key](*blocks)
+            base = key.removesuffix(PER_ANNOTATOR)  # the per-annotator model re-aligns the common one
+            models[key] = align_each_annotator(model(base)) if base != key else MODELS[key](*blocks)
         return models[key]
     out = {}
     for name in names:
         if name in MODELS:
             out[name] = _map(answers, model(name))
         elif name in EM_METHODS:
-            start, share = EM_METHODS[name]
-            out[name] = _em_from(answers, smoothed(model(start), share))
+            start, share, n_iter, tol = EM_METHODS[name]
+            out[name] = _em_from(answers, smoothed(model(start), share), n_iter, tol)
         else:
             out[name] = METHODS[name](answers, seed)
     return out

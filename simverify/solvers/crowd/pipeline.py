@@ -3,7 +3,8 @@
 Proposition 1's extraction; and the MultiSPA and CNMF baselines (Ibrahim, Fu, Kargas & Huang 2019).
 
 Each ``*_model`` takes the co-occurrences (R (M, M, K, K), S (M, M)) and returns a ``DawidSkeneModel`` whose
-columns are aligned by ``align_to_diagonal``."""
+columns are aligned by ``align_to_diagonal`` (``alignment="per-annotator"``: by the authors' code's
+``align_each_annotator``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,17 +13,32 @@ from ...kernels.crowd import coupled_kl_sweeps, designated_imputation, robust_im
 from ...validation import Boolean, Integer, Options, Real, check_parameter
 from .codes import check_blocks
 from .cooccurrence import assemble, observed_blocks, square_root
-from .model import START_SMOOTHING, DawidSkeneModel, align_to_diagonal, from_symnmf_factor, smoothed
+from .model import (
+    START_SMOOTHING,
+    DawidSkeneModel,
+    align_each_annotator,
+    align_to_diagonal,
+    from_symnmf_factor,
+    smoothed,
+)
 from .symnmf import symnmf
 
 XI = 1e-12  # (11)'s xi: keeps a weight finite when a block is fitted exactly
 RADIUS = 1.0  # (9b)'s bound D on ||U_m||_F: ||A_m D^(1/2)||_F^2 = sum_k lambda_k ||A_m(:, k)||^2 <= 1
 
 
-def _factor_to_model(X: np.ndarray, M: int, K: int, schedule: str, **symnmf_args) -> DawidSkeneModel:
-    """Rank-K square root of X, Eq. (13) from Q_(0) = I, extraction, alignment."""
+ALIGNMENTS = ("common", "per-annotator")
+
+
+def _factor_to_model(X: np.ndarray, M: int, K: int, schedule: str, alignment: str = "common",
+                     **symnmf_args) -> DawidSkeneModel:
+    """Rank-K square root of X, Eq. (13) from Q_(0) = I, extraction, alignment: 'common' one permutation of the
+    classes for all annotators (``align_to_diagonal``); 'per-annotator' the authors' code's
+    (``align_each_annotator``)."""
+    check_parameter("symnmf model", "alignment", alignment, Options(*ALIGNMENTS))
     H, _, _ = symnmf(square_root(X, K), schedule, **symnmf_args)
-    return align_to_diagonal(from_symnmf_factor(H, M))
+    model = align_to_diagonal(from_symnmf_factor(H, M))
+    return align_each_annotator(model) if alignment == "per-annotator" else model
 
 
 def plain_model(R: np.ndarray, S: np.ndarray, schedule: str = "constant", **symnmf_args) -> DawidSkeneModel:

@@ -8,11 +8,12 @@ DawidSkene``. Ties in ``labels_`` go to the first label in sorted order.
 A shipped data set as such a frame: ``datasets.crowd.to_frame(datasets.crowd.shipped("bluebird"))``; the examples'
 six tasks: ``example_answers()``. One method per module (crowd-kit's convention), on ``_base._Aggregator``.
 
-Recommended: ``RobSymNMF(em=True, smoothing=0.01)`` (the CLI's ``robsymnmf-em-smoothed``; 0.01 is
-``model.START_SMOOTHING``): never worse than the printed RobSymNMF-EM on the four shipped sets and on twelve synthetic
-problems. It is not the default: each estimator's defaults are the method of its name in the paper and in
+Recommended: ``DawidSkene`` (the CLI's ``mv-em``): on the seven shipped sets it is never more than 0.92 point
+behind ``RobSymNMF(em=True, smoothing=0.01)`` (``robsymnmf-em-smoothed``; 0.01 is ``model.START_SMOOTHING``), and
+17.8 and 16.5 points ahead of it on the sparse many-class sets web and LabelMe, where the SymNMF family fails
+(docs/findings/crowd.md). Each estimator's defaults are the method of its name in the paper and in
 ``methods.METHODS`` (``RobSymNMF()`` is ``robsymnmf``: MAP, no EM), and ``RobSymNMF(weighted=False)``, which has no EM
-variant, stays valid. On the 5-class web set MV-EM (``DawidSkene``) is the better choice."""
+variant, stays valid."""
 from ._base import _Aggregator
 from .cnmf import CNMF
 from .dawid_skene import DawidSkene

@@ -8,7 +8,8 @@ from ._base import _EMRefined
 
 class RobSymNMF(_EMRefined):
     """Robust imputation (criterion 9, Algorithm 11), SymNMF, MAP; weighted=False is the w = 1 version; em=True
-    refines by EM (RobSymNMF-EM). Recommended: em=True, smoothing=0.01 (``robsymnmf-em-smoothed``); the defaults are
+    refines by EM (RobSymNMF-EM). Its best setting: em=True, smoothing=0.01 (``robsymnmf-em-smoothed``; on sparse
+    many-class data prefer ``DawidSkene``, see the package docstring); the defaults are
     the paper's RobSymNMF (see the package docstring).
 
     Parameters
@@ -50,7 +51,7 @@ class RobSymNMF(_EMRefined):
     >>> frame = example_answers()
     >>> RobSymNMF().fit_predict(frame).tolist()
     ['y', 'n', 'y', 'n', 'y', 'n']
-    >>> model = RobSymNMF(em=True, smoothing=0.01).fit(frame)  # recommended: robsymnmf-em-smoothed
+    >>> model = RobSymNMF(em=True, smoothing=0.01).fit(frame)  # robsymnmf-em-smoothed
     >>> model.labels_.tolist()
     ['y', 'n', 'y', 'n', 'y', 'n']
     >>> model.errors_.loc["w4"].round(2).values.tolist()  # rows: w4 said n, y; columns: the truth was n, y

@@ -1,0 +1,93 @@
+"""The label-free choice of aggregator (``--method auto``, ``solvers.crowd.selection``), its held-out evidence
+kernel against a naive NumPy reference, and the most-active-annotators subset of a data set."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simverify.datasets import crowd
+from simverify.generators import crowd as gen
+from simverify.kernels.crowd import log_evidence
+from simverify.solvers.crowd import aggregate
+from simverify.solvers.crowd.model import DawidSkeneModel
+from simverify.solvers.crowd.selection import choose_method
+
+
+def naive_log_evidence(item, worker, label, priors, errors, n_items):
+    out = np.empty(n_items)
+    for i in range(n_items):
+        rows = np.flatnonzero(item == i)
+        joint = priors.copy()
+        for a in rows:
+            joint = joint * errors[worker[a], label[a], :]
+        out[i] = np.log(joint.sum())
+    return out
+
+
+@settings(deadline=None, max_examples=25)
+@given(st.integers(1, 12), st.integers(1, 4), st.integers(2, 5), st.integers(0, 2 ** 32 - 1))
+def test_log_evidence_matches_the_naive_product_of_answer_probabilities(n_items, M, K, seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 3 * n_items + 1))
+    item, worker, label = rng.integers(0, n_items, n), rng.integers(0, M, n), rng.integers(0, K, n)
+    priors = rng.dirichlet(np.ones(K))
+    errors = rng.dirichlet(np.ones(K), size=(M, K)).transpose(0, 2, 1).copy()
+    got = log_evidence(item, worker, label, priors, errors, n_items)
+    assert np.allclose(got, naive_log_evidence(item, worker, label, priors, errors, n_items), rtol=1e-12, atol=1e-12)
+
+
+def _problem(seed=3):
+    model = gen.dawid_skene_model(8, 3, seed=seed, n_specialists=2)
+    return model, gen.answers(model, gen.answering_probabilities(400, 8, seed + 1, 0.6), seed + 2)
+
+
+def test_another_candidate_replaces_the_default_only_when_clearly_ahead_on_held_out_answers():
+    model, answers = _problem()
+    uniform = DawidSkeneModel(np.full(3, 1 / 3), np.full((8, 3, 3), 1 / 3))
+    models = {"default": uniform, "same": uniform, "true": model}
+    choice = choose_method(answers, lambda part, name: models[name], ("default", "same", "true"))
+    assert choice.method == "true" and choice.scores["true"] > choice.scores["default"] == choice.scores["same"]
+    tie = choose_method(answers, lambda part, name: models[name], ("default", "same"))
+    assert tie.method == "default"  # equal held-out evidence keeps the default
+    assert "chose default" in tie.explain() and "same" in tie.explain()
+
+
+def test_auto_on_annotator_groups_skips_the_co_occurrence_candidate_and_says_why():
+    SPLIT = [(0, 0, 0), (0, 1, 0), (1, 2, 1), (1, 3, 1), (2, 0, 1), (2, 1, 1), (3, 2, 0), (3, 3, 0),
+             (4, 0, 0), (4, 1, 0), (5, 2, 1), (5, 3, 1)]
+    item, worker, label = (np.array(c) for c in zip(*SPLIT))
+    answers = crowd.Answers(item, worker, label, np.arange(6), np.arange(4), np.array([1, 2], dtype=object),
+                            np.full(6, -1))
+    result = aggregate(answers, "auto")
+    assert result.choice.method == "mv-em" and "robsymnmf-em-smoothed" in result.choice.skipped
+    assert "never share an item" in result.choice.skipped["robsymnmf-em-smoothed"]
+    assert "robsymnmf-em-smoothed skipped" in result.choice.explain()
+
+
+@pytest.mark.slow
+def test_auto_keeps_mv_em_on_labelme_where_the_symnmf_family_fails_and_its_labels_are_mv_em_s():
+    answers = crowd.shipped("labelme")
+    result = aggregate(answers, "auto")
+    assert result.choice.method == "mv-em"
+    assert result.choice.scores["mv-em"] > result.choice.scores["robsymnmf-em-smoothed"]
+    assert np.array_equal(result.posteriors, aggregate(answers, "mv-em").posteriors)
+
+
+def test_most_active_keeps_the_annotators_who_answered_most_breaking_ties_by_id():
+    rows = [(1, 5, 1), (2, 5, 2), (3, 5, 1), (1, 7, 1), (2, 7, 1), (1, 6, 2), (2, 6, 2), (3, 9, 1)]
+    a = crowd.Answers(*(np.array(c) for c in zip(*[(i - 1, {5: 0, 7: 1, 6: 2, 9: 3}[w], lab - 1)
+                                                   for i, w, lab in rows])),
+                      np.array([1, 2, 3], dtype=object), np.array([5, 7, 6, 9], dtype=object),
+                      np.array([1, 2], dtype=object), np.array([0, 1, -1]))
+    top = crowd.most_active(a, 2)  # 5 answered 3 items; 6 and 7 answered 2 each: the tie goes to id 6
+    assert list(top.worker_ids) == [5, 6] and top.item.size == 5
+    assert list(top.item_ids) == [1, 2, 3] and list(top.gold) == [0, 1, -1]
+    one = crowd.most_active(a, 1)
+    assert list(one.worker_ids) == [5] and one.n_items == 3
+    with pytest.raises(ValueError, match="3 annotators asked for|5 annotators asked for"):
+        crowd.most_active(a, 5)
+
+
+def test_dog_with_its_52_most_active_annotators_keeps_every_item_as_the_paper_has_it():
+    dog = crowd.most_active(crowd.shipped("dog"), 52)
+    assert (dog.n_workers, dog.n_items, dog.item.size) == (52, 807, 7354)
