@@ -53,9 +53,10 @@ def crowdkit_dawid_skene():
 
 
 def crowdkit_error(labels, answers) -> float:
-    """crowd-kit's labels (Series by task) against the gold labels, in %."""
-    predicted = labels.reindex(answers.item_ids).to_numpy()
-    return 100 * float(np.mean(predicted != answers.classes[answers.gold]))
+    """crowd-kit's labels (Series by task) against the gold labels, in %, over the items with a gold label."""
+    has = answers.gold >= 0
+    predicted = labels.reindex(answers.item_ids[has]).to_numpy()
+    return 100 * float(np.mean(predicted != answers.classes[answers.gold[has]]))
 
 
 @njit(**JIT)
@@ -253,7 +254,7 @@ CROWDKIT_REAL = ("DawidSkene", "OneCoinDawidSkene", "GLAD", "MMSR", "Wawa")  # c
 
 
 def crowdkit_aggregators(n_classes: int) -> dict:
-    """crowd-kit's aggregators (None when crowd-kit is not installed), each with its defaults."""
+    """crowd-kit's aggregators by name, each with its defaults ({} when crowd-kit is not installed)."""
     try:
         import crowdkit.aggregation as ck
     except ImportError:

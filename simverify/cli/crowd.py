@@ -26,6 +26,7 @@ from ..exceptions import UsageError
 from ..metrics import label_error
 from ..solvers.crowd.codes import answers_problem, groups_problem
 from ..solvers.crowd.methods import METHODS, aggregate, check_method
+from ..solvers.crowd.selection import check_auto
 from ..store import check_writable_file
 
 
@@ -100,10 +101,43 @@ def _missing_dirs(directory: Path) -> list[Path]:
     return [d for d in [directory, *directory.parents] if not d.exists()]
 
 
+TEMP_PREFIX = ".simverify-out-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's live process
+        return True
+    return True
+
+
+def _host_tag() -> str:
+    """8 hex digits naming this host, so that a directory shared between machines is swept only of this host's files."""
+    import hashlib
+    import socket
+    return hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
+
+
+def _sweep_stale(directory: Path) -> None:
+    """Remove the temporary files of runs on this host killed before they could (``.simverify-out-<host>-<pid>-*.tmp``
+    whose process is gone); a live run's files and other hosts' are left alone."""
+    prefix = f"{TEMP_PREFIX}{_host_tag()}-"
+    for tmp in directory.glob(f"{prefix}*-*.tmp"):
+        pid = tmp.name[len(prefix):].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
 def _open_temp(directory: Path) -> tuple[Path, int]:
-    """A new hidden file in ``directory`` (its permissions as a plain open(path, "w") gives), and its descriptor."""
+    """A new hidden file in ``directory`` named with this process's id (its permissions as a plain open(path, "w")
+    gives), and its descriptor; stale ones of killed runs are removed first."""
+    _sweep_stale(directory)
     for _ in range(100):
-        tmp = directory / f".simverify-out-{secrets.token_hex(6)}.tmp"
+        tmp = directory / f"{TEMP_PREFIX}{_host_tag()}-{os.getpid()}-{secrets.token_hex(6)}.tmp"
         try:
             return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
@@ -163,6 +197,8 @@ def cmd_aggregate(args) -> int:
         problem = answers_problem(args.method, answers)
         if problem:
             raise ValueError(f"{args.answers}: {args.method}: {problem}")
+        if args.method == "auto":
+            check_auto(answers)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     groups = groups_problem(args.method, answers)

@@ -38,6 +38,7 @@ CSV_HEADER = ("task", "worker", "label")
 TRUTH_HEADERS = (("task", "true_label"), ("task", "label"))
 FORMATS = ("auto", "tsv", "snow", "csv")
 SHIPPED = ("bluebird", "rte", "web", "temp", "dog", "trec", "labelme")
+MAX_CLASSES = 10_000  # a declared number of classes above this is refused (posteriors are items x classes)
 MAX_LINE = 1 << 20  # bytes in one line (the published files' lines have under 100): more is not an answers file
 BOM = b"\xef\xbb\xbf"  # UTF-8's byte-order mark, which Windows editors put first; dropped
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -152,19 +153,21 @@ def _codes(values: list) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _classes(path: Path, rows: list[tuple], gold: dict, n_classes: int | None) -> np.ndarray:
-    """The class values: the answered labels, sorted; or, with ``n_classes`` declared, the integers 1..K (0..K-1
-    when a label or gold label is 0), so that a class nobody answered keeps its place. Labels outside refused."""
+    """The class values: the answered labels, sorted; or, with ``n_classes`` declared (at most MAX_CLASSES), the
+    integers 1..K (0..K-1 when an answered label is 0), so that a class nobody answered keeps its place. Labels
+    outside refused."""
     if n_classes is None:
         try:
             return np.array(sorted({r[3] for r in rows}), dtype=object)
         except TypeError:  # e.g. 0 and 'x' in one label column
             kinds = sorted({type(r[3]).__name__ for r in rows})
             raise ValueError(f"{path}: labels must be of one sortable kind, got {', '.join(kinds)}") from None
-    check_parameter("answers", "n_classes (--classes)", n_classes, Integer(2))
+    check_parameter("answers", "n_classes (--classes)", n_classes, Integer(2, MAX_CLASSES))
+    n_classes = int(n_classes)  # a numpy integer would overflow in the range below
     values = [r[3] for r in rows] + [value for _, value in gold.values()]
     odd = next((v for v in values if isinstance(v, bool) or not isinstance(v, (int, np.integer))), None)
     require(odd is None, f"{path}: declared classes need integer labels, got {odd!r}")
-    low = 0 if min(values) == 0 else 1
+    low = 0 if min(r[3] for r in rows) == 0 else 1  # the answers decide; a gold label outside is refused below
     for line, _, _, value in rows:
         require(low <= value < low + n_classes, f"{path}:{line}: label {value} is outside the {n_classes} declared "
                                                 f"classes {low}..{low + n_classes - 1}")
@@ -213,6 +216,7 @@ def load_format_a(answers: str | os.PathLike, truth: str | os.PathLike | None = 
         for line, fields in _lines(tpath):
             require(len(fields) == 2, f"{tpath}:{line}: {len(fields)} fields, expected 2 (item, gold)")
             item, value = (_integer(tpath, line, name, v) for name, v in zip(("item", "gold"), fields))
+            require(min(item, value) >= 1, f"{tpath}:{line}: items and gold labels are 1-based, got {fields}")
             require(item not in gold, f"{tpath}:{line}: a second gold label for item {item}")
             gold[item] = (f"{tpath}:{line}", value)
     return _assemble(path, rows, gold, n_classes)

@@ -29,6 +29,7 @@ from ..kernels.streams import stream_states
 from ..validation import positive_int, real_number, require
 
 ANSWER_CHUNK = 4096  # items per random stream
+MAX_DENSE = 1 << 28  # entries of a dense (N, M) answering-probability array (2 GiB of float64)
 BLOCK_PARTS = (0.1, 0.3, 0.6)  # Appendix C.2: the three disjoint parts of the items
 
 
@@ -39,8 +40,27 @@ class DawidSkeneModel:
     confusion: np.ndarray
 
     def posteriors(self, item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int) -> np.ndarray:
-        """(n_items, K) MAP posteriors P(Y = k | the item's answers) under the model."""
+        """(n_items, K) MAP posteriors P(Y = k | the item's answers) under the model; answer codes that the model
+        or n_items cannot index are refused (the kernel reads them unchecked)."""
+        self.check_answers(item, worker, label, n_items)
         return map_posteriors(item, worker, label, self.priors, self.confusion, n_items)
+
+    def check_answers(self, item, worker, label, n_items: int) -> None:
+        """Refuse codes out of the model's range: item, worker, label 1-d integer arrays of one length, within
+        0..n_items-1, 0..M-1 and 0..K-1 (M, K the confusion's)."""
+        n_items = positive_int("n_items", n_items)
+        M, K = self.confusion.shape[0], self.priors.size
+        require(self.confusion.ndim == 3 and self.confusion.shape[1:] == (K, K),
+                f"the model's confusion must have shape (M, K, K) with K = {K}, got {self.confusion.shape}")
+        n = None
+        for name, codes, size in (("item", item, n_items), ("worker", worker, M), ("label", label, K)):
+            arr = np.asarray(codes)
+            require(arr.ndim == 1 and arr.dtype.kind in "iu", f"{name} must be a 1-d array of integer codes, got "
+                                                              f"dtype {arr.dtype} and shape {arr.shape}")
+            require(n is None or arr.size == n, f"item, worker and label differ in length ({n} and {arr.size})")
+            n = arr.size
+            require(arr.size == 0 or (int(arr.min()) >= 0 and int(arr.max()) < size),
+                    f"{name} codes must lie in 0..{size - 1} for this model, got {int(arr.min())}..{int(arr.max())}")
 
     def permuted(self, perm: np.ndarray) -> DawidSkeneModel:
         """The model with true classes relabelled: new class k is old class perm[k]."""
@@ -238,17 +258,21 @@ def sparse_factor(J: int, K: int, phi: float, seed) -> np.ndarray:
     return np.where(g.random((J, K)) < phi, g.random((J, K)), 0.0)
 
 
-def confusable_model(M: int, K: int, seed, confusable: int = 2, accuracy: tuple[float, float] = (0.5, 0.95),
+def confusable_model(M: int, K: int, seed, confusable: int | None = None, accuracy: tuple[float, float] = (0.5, 0.95),
                      noise: float = 0.01) -> DawidSkeneModel:
     """Annotators who confuse a few classes among many (the sparse problems of the crowd tool's recommendation, not a
-    paper's): prior ~ Dirichlet(2 1_K); each class k has ``confusable`` other classes it is mistaken for (one random
+    paper's): prior ~ Dirichlet(2 1_K); each class k has ``confusable`` (default min(2, K - 1)) other classes it is
+    mistaken for (one random
     set per class, shared by the annotators); annotator m is right with probability a_m ~ U(accuracy), and its
     mistakes on class k go to k's confusable classes in shares ~ Dirichlet(1), mixed with ``noise`` of the uniform
     column. Returns prior (K,) and confusion (M, K, K)."""
     M, K = positive_int("M", M), positive_int("K", K)
     require(K >= 2, f"K must be at least 2, got {K}")
-    require(isinstance(confusable, int) and not isinstance(confusable, bool) and 1 <= confusable < K,
+    confusable = min(2, K - 1) if confusable is None else confusable
+    require(isinstance(confusable, (int, np.integer)) and not isinstance(confusable, bool) and 1 <= confusable < K,
             f"confusable must be an integer in [1, K - 1 = {K - 1}], got {confusable!r}")
+    require(isinstance(accuracy, tuple) and len(accuracy) == 2,
+            f"accuracy must be a (low, high) pair, got {accuracy!r}")
     lo, hi = real_number("accuracy low", accuracy[0], 0.0, 1.0), real_number("accuracy high", accuracy[1], 0.0, 1.0)
     require(lo <= hi, f"accuracy range must be increasing, got {accuracy}")
     noise = real_number("noise", noise, 0.0, 1.0)
@@ -269,6 +293,8 @@ def heavy_tailed_probabilities(N: int, M: int, per_item: float, zipf: float = 1.
     (m + 1)^(-zipf) and summing to 1: a few annotators answer most items, about ``per_item`` answers per item (fewer
     where the cap at 1 binds)."""
     N, M = positive_int("N", N), positive_int("M", M)
+    require(N * M <= MAX_DENSE, f"heavy_tailed_probabilities: N x M = {N * M:,} entries exceed {MAX_DENSE:,} (a dense "
+                                "(N, M) array)")
     per_item = real_number("per_item", per_item, 0.0, float(M))
     zipf = real_number("zipf", zipf, 0.0, 10.0)
     w = np.arange(1, M + 1, dtype=float) ** -zipf

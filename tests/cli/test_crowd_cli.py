@@ -80,9 +80,19 @@ def test_snow_format_is_sniffed_and_csv_frames_with_string_ids_work(cli, tmp_pat
     ({"a.txt": "1\t1\t1\n2\t1\t4\n"}, ["--classes", "3"], "a.txt:2: label 4 is outside the 3 declared classes 1..3"),
     ({"a.txt": "1\t1\t1\n2\t1\t2\n", "t.txt": "1\t4\n"}, ["--truth", "{dir}/t.txt", "--classes", "3"],
      "t.txt:1: gold label 4 of item 1 is not among the declared classes [1, 2, 3]"),
-    ({"a.txt": "1\t1\t1\n2\t1\t2\n"}, ["--classes", "1"], "n_classes (--classes) must be an integer >= 2, got 1"),
+    ({"a.txt": "1\t1\t1\n2\t1\t2\n"}, ["--classes", "1"],
+     "n_classes (--classes) must be an integer in [2, 10000], got 1"),
     ({"a.txt": "task,worker,label\nq,a,yes\nr,a,no\n"}, ["--classes", "3"],
      "declared classes need integer labels, got 'yes'"),
+    ({"a.txt": "1\t1\t1\n2\t1\t2\n"}, ["--classes", "9223372036854775808"],
+     "n_classes (--classes) must be an integer in [2, 10000], got 9223372036854775808"),
+    ({"a.txt": "1\t1\t1\n2\t1\t2\n", "t.txt": "1\t0\n"}, ["--truth", "{dir}/t.txt", "--classes", "3"],
+     "t.txt:1: items and gold labels are 1-based"),
+    ({"a.txt": "1\t1\t1\n2\t1\t2\n3\t2\t1\n"}, ["--method", "auto"], "--method auto holds out 5 folds of items"),
+    ({"a.txt": "1\t1\t1\n1\t2\t2\n"}, ["--method", "robsymnmf", "--classes", "10000"],
+     "robsymnmf: 1 item, 2 annotators and 10000 classes need about 14.9 GiB of co-occurrences (M^2 K^2 blocks)"),
+    ({"a.txt": "1\t1\t1\n1\t2\t2\n"}, ["--method", "mv-em", "--classes", "10000"],
+     "mv-em: 1 item, 2 annotators and 10000 classes need about 5.96 GiB of posteriors and confusions"),
 ])
 def test_bad_input_is_refused_in_one_line_with_exit_2_and_nothing_written(
         cli, assert_refused, tmp_path, files, extra, needle):
@@ -429,7 +439,8 @@ def test_declared_classes_start_at_0_when_a_label_is_0_in_the_python_api_too():
     assert list(crowd.from_frame(frame).classes) == [0, 1]
 
 
-SPLIT = "1\t1\t1\n1\t2\t1\n2\t3\t2\n2\t4\t2\n3\t1\t2\n3\t2\t2\n4\t3\t1\n4\t4\t1\n"  # {1, 2} and {3, 4}
+SPLIT = "".join(f"{i}\t{w}\t{1 + (i + w) % 2}\n" for i in range(1, 5) for w in (1, 2, 3)) + "".join(
+    f"{i}\t{w}\t{1 + i % 2}\n" for i in range(5, 9) for w in (4, 5, 6))  # annotators {1, 2, 3} and {4, 5, 6}
 
 
 @pytest.mark.parametrize("method, warned", [("robsymnmf", True), ("dessymnmf-em", True),
@@ -440,10 +451,11 @@ def test_annotator_groups_that_never_share_an_item_are_named_once_for_one_model_
     answers = tmp_path / "split.tsv"
     answers.write_text(SPLIT)
     code, stdout, err = run(capsys, "--answers", str(answers), "--method", method)
-    assert code == 0 and stdout.startswith(f"{method}: 4 items, 4 workers")
+    assert code == 0 and stdout.startswith(f"{method}: 8 items, 6 workers")
     lines = [line for line in err.splitlines() if line.strip()]
     if warned:
-        assert len(lines) == 1 and "the 4 annotators fall into 2 groups that never share an item" in lines[0]
+        assert len(lines) == 1 and "the 6 annotators fall into 2 groups of 3 or more that never share an item" in \
+            lines[0]
         assert "robsymnmf-components" in lines[0] and "Warning" not in err
     else:
         assert lines == []
@@ -466,3 +478,26 @@ def test_auto_says_which_method_it_chose_and_why_in_text_and_json(tmp_path, caps
     summary = json.loads(stdout)
     assert summary["chosen"] == "mv-em" and summary["method"] == "auto"
     assert set(summary["heldout_loglik"]) == {"mv-em", "robsymnmf-em-smoothed", "spectral-ds"}
+
+
+def test_a_killed_run_s_temporary_out_file_is_swept_by_the_next_write_and_a_live_run_s_is_left(tmp_path, capsys):
+    import subprocess
+    import sys
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()  # the id of a process that has exited
+    host = crowd_cli._host_tag()
+    stale, live = (tmp_path / f".simverify-out-{host}-{gone}-abc.tmp",
+                   tmp_path / f".simverify-out-{host}-{os.getppid()}-def.tmp")
+    stale.write_text("item\tlabel\n1\t")
+    live.write_text("")
+    code, _, _ = run(capsys, "--answers", str(DATA / "bluebird.txt"), "--method", "mv", "--out",
+                     str(tmp_path / "labels.tsv"))
+    assert code == 0 and not stale.exists() and live.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, "labels.tsv"])
+
+
+def test_an_annotator_who_shares_no_item_beside_one_group_is_not_warned_about(tmp_path, capsys):
+    answers = tmp_path / "lone.tsv"  # annotators {1, 2, 3} share items; annotator 4 answers item 9 alone (as TREC's)
+    answers.write_text("".join(f"{i}\t{w}\t{1 + (i + w) % 2}\n" for i in range(1, 9) for w in (1, 2, 3)) + "9\t4\t1\n")
+    code, stdout, err = run(capsys, "--answers", str(answers), "--method", "robsymnmf")
+    assert code == 0 and err == ""

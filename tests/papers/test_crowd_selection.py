@@ -41,7 +41,7 @@ def _problem(seed=3):
     return model, gen.answers(model, gen.answering_probabilities(400, 8, seed + 1, 0.6), seed + 2)
 
 
-def test_another_candidate_replaces_the_default_only_when_clearly_ahead_on_held_out_answers():
+def test_another_candidate_replaces_the_default_when_clearly_ahead_and_not_when_tied_on_held_out_answers():
     model, answers = _problem()
     uniform = DawidSkeneModel(np.full(3, 1 / 3), np.full((8, 3, 3), 1 / 3))
     models = {"default": uniform, "same": uniform, "true": model}
@@ -53,11 +53,11 @@ def test_another_candidate_replaces_the_default_only_when_clearly_ahead_on_held_
 
 
 def test_auto_on_annotator_groups_skips_the_co_occurrence_candidate_and_says_why():
-    SPLIT = [(0, 0, 0), (0, 1, 0), (1, 2, 1), (1, 3, 1), (2, 0, 1), (2, 1, 1), (3, 2, 0), (3, 3, 0),
-             (4, 0, 0), (4, 1, 0), (5, 2, 1), (5, 3, 1)]
-    item, worker, label = (np.array(c) for c in zip(*SPLIT))
-    answers = crowd.Answers(item, worker, label, np.arange(6), np.arange(4), np.array([1, 2], dtype=object),
-                            np.full(6, -1))
+    split = [(i, w, (i + w) % 2) for i in range(6) for w in (0, 1, 2)] + \
+        [(i, w, i % 2) for i in range(6, 12) for w in (3, 4, 5)]  # annotators {0, 1, 2} and {3, 4, 5}
+    item, worker, label = (np.array(c) for c in zip(*split))
+    answers = crowd.Answers(item, worker, label, np.arange(12), np.arange(6), np.array([1, 2], dtype=object),
+                            np.full(12, -1))
     result = aggregate(answers, "auto")
     assert result.choice.method == "mv-em" and "robsymnmf-em-smoothed" in result.choice.skipped
     assert "never share an item" in result.choice.skipped["robsymnmf-em-smoothed"]
@@ -91,3 +91,44 @@ def test_most_active_keeps_the_annotators_who_answered_most_breaking_ties_by_id(
 def test_dog_with_its_52_most_active_annotators_keeps_every_item_as_the_paper_has_it():
     dog = crowd.most_active(crowd.shipped("dog"), 52)
     assert (dog.n_workers, dog.n_items, dog.item.size) == (52, 807, 7354)
+
+
+@pytest.mark.parametrize("codes, needle", [
+    (([0, 100000000], [0, 0], [0, 0], 1), "item codes must lie in 0..0"),
+    (([0, 1], [0, 5], [0, 0], 2), "worker codes must lie in 0..1"),
+    (([0, 1], [0, 1], [0, 3], 2), "label codes must lie in 0..2"),
+    (([0, 1], [0], [0, 0], 2), "differ in length"),
+])
+def test_a_model_s_posteriors_refuse_answer_codes_it_cannot_index(codes, needle):
+    model = gen.confusable_model(2, 3, 0)
+    item, worker, label, n_items = codes
+    with pytest.raises(ValueError, match=needle):
+        model.posteriors(np.array(item), np.array(worker), np.array(label), n_items)
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    ({"accuracy": 0.7}, "accuracy must be a \\(low, high\\) pair"),
+    ({"accuracy": (0.9, 0.5)}, "accuracy range must be increasing"),
+    ({"confusable": 3}, "confusable must be an integer in \\[1, K - 1 = 2\\]"),
+])
+def test_the_sparse_problem_generator_refuses_bad_arguments(kwargs, needle):
+    with pytest.raises(ValueError, match=needle):
+        gen.confusable_model(4, 3, 0, **kwargs)
+
+
+def test_the_sparse_problem_generator_draws_columns_that_confuse_few_classes_and_a_two_class_default():
+    model = gen.confusable_model(5, 6, 1)
+    assert np.allclose(model.confusion.sum(axis=1), 1.0) and np.isclose(model.priors.sum(), 1.0)
+    off = model.confusion - np.eye(6)[None] * model.confusion  # mistakes: beyond 1 % noise, at most 2 classes
+    assert ((off > 0.01 / 6 + 1e-12).sum(axis=1) <= 2).all()
+    assert gen.confusable_model(3, 2, 0).confusion.shape == (3, 2, 2)  # K = 2: one confusable class
+    p = gen.heavy_tailed_probabilities(100, 40, 3.0, 1.0)
+    assert np.isclose(p[0].sum(), 3.0) and p[0, 0] > p[0, -1]
+
+
+@pytest.mark.parametrize("floor", [0.0, 1.0, -1, True, float("nan"), "x"])
+def test_the_code_alignment_refuses_a_floor_outside_0_1(floor):
+    from simverify.solvers.crowd.model import align_each_annotator
+    model = gen.confusable_model(2, 3, 0)
+    with pytest.raises(ValueError, match="the floor must be a number in \\(0, 1\\)"):
+        align_each_annotator(model, floor)

@@ -379,3 +379,24 @@ def test_align_each_annotator_repairs_an_annotator_whose_classes_are_swapped():
     assert not np.allclose(common[1], good)  # one permutation for all cannot fix annotator 1
     assert np.allclose(align_each_annotator(DawidSkeneModel(np.array([0.5, 0.5]), confusion)).confusion,
                        np.stack([good, good]), atol=2e-3)
+
+
+@pytest.mark.slow
+def test_the_code_alignment_gives_the_same_labelme_errors_with_one_or_two_blas_and_numba_threads():
+    import json
+    import os
+    import subprocess
+    import sys
+    script = ("import json, numpy as np; from simverify.datasets.crowd import shipped; "
+              "from simverify.solvers.crowd.methods import aggregate_many; from simverify import metrics; "
+              "a = shipped('labelme'); names = ['robsymnmf-per-annotator', 'robsymnmf-per-annotator-em', "
+              "'symnmf-per-annotator-em']; r = aggregate_many(a, names); "
+              "print(json.dumps([metrics.label_error(r[n].posteriors, a.gold) for n in names]))")
+    errors = []
+    for threads in ("1", "2"):
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": threads, "OMP_NUM_THREADS": threads,
+               "NUMBA_NUM_THREADS": threads}
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600)
+        assert out.returncode == 0, out.stderr
+        errors.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert errors[0] == errors[1]  # the upstream blocks differ by ~1e-15 between thread counts; the errors do not

@@ -53,6 +53,12 @@ def validate(p: dict) -> None:
         raise ValueError(f"rank K={p['K']} exceeds the size J={p['J']} of the J x J matrix")
     if "answers" in p:
         _check_answers(p)
+    if "per_item" in p:  # the sparse problems: about per_item of the M annotators answer each of the N items
+        if "M" in p and p["per_item"] > p["M"]:
+            raise ValueError(f"per_item={p['per_item']} exceeds the number of annotators M={p['M']}")
+        if "N" in p and p["N"] < 50:
+            raise ValueError(f"N={p['N']}: the sparse problems need at least 50 items (items nobody answers are "
+                             "dropped)")
     binary = [m for m in p.get("aggregator", []) if m in BINARY_ONLY]  # Tables 1-3: the binary-only baselines
     if "data" in p and binary and n_classes(p["data"]) != 2:
         raise ValueError(f"aggregator {binary[0]} is for binary labels; {p['data']} has {n_classes(p['data'])} classes")
@@ -64,12 +70,12 @@ def _check_answers(p: dict) -> None:
     a = ms.load_answers(p["answers"])
     if p.get("annotators") is not None and p["annotators"] > a.n_workers:
         raise ValueError(f"annotators={p['annotators']} exceeds the {a.n_workers} annotators of {p['answers']}")
+    if not (a.gold >= 0).any():
+        raise ValueError(f"{p['answers']}: no gold labels, so no error rate can be measured")
     if "aggregator" in p:
         binary = [m for m in p["aggregator"] if m in BINARY_ONLY]
         if binary and a.n_classes != 2:
             raise ValueError(f"aggregator {binary[0]} is for binary labels; {p['answers']} has {a.n_classes} classes")
-        if not (a.gold >= 0).any():
-            raise ValueError(f"{p['answers']}: no gold labels, so no error rate can be measured")
 
 
 NOT_REPRODUCED = {

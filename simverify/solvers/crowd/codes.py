@@ -60,7 +60,7 @@ def shares_items(item: np.ndarray, worker: np.ndarray) -> bool:
 
 
 SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted", "multispa", "cnmf", "kos")
-ONE_MODEL_METHODS = SHARED_ITEM_METHODS[:-1]  # one co-occurrence model for all annotators: one class order
+ONE_MODEL_METHODS = (*SHARED_ITEM_METHODS[:-1], "spectral-ds")  # one model from cross moments: one class order
 
 
 def annotator_groups(item: np.ndarray, worker: np.ndarray, n_items: int, n_workers: int) -> np.ndarray:
@@ -77,16 +77,39 @@ def annotator_groups(item: np.ndarray, worker: np.ndarray, n_items: int, n_worke
     return np.argsort(np.argsort(first))[groups]
 
 
+SMALLEST_GROUP = 3  # Eq. (7)-(8) and SymNMF need three annotators; smaller groups are too small to model apart
+CO_OCCURRENCE_BYTES = 4 << 30  # a co-occurrence method's (M, M, K, K) blocks and their copies, at most
+
+
+def memory_problem(method: str, answers) -> str | None:
+    """Why ``method`` would need more than CO_OCCURRENCE_BYTES for ``answers``, or None: every method holds posteriors
+    (N, K) and confusions (M, K, K) a few times over (4 copies counted); the co-occurrence methods also the (M, M, K,
+    K) blocks of Eq. (3) (3 copies). float64."""
+    M, K, N = answers.n_workers, answers.n_classes, answers.n_items
+    base = method.split("-em")[0].removesuffix("-per-annotator")
+    blocks = base in (*SHARED_ITEM_METHODS[:-1], "robsymnmf-components", "auto")
+    need = 8 * (4 * (N * K + M * K * K) + (3 * M * M * K * K if blocks else 0))
+    if need <= CO_OCCURRENCE_BYTES:
+        return None
+    what = "co-occurrences (M^2 K^2 blocks), posteriors and confusions" if blocks else "posteriors and confusions"
+    items = f"{N} item{'s' if N != 1 else ''}"
+    return (f"{items}, {M} annotators and {K} classes need about {need / 2 ** 30:.3g} GiB of {what}; the limit "
+            f"is {CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB" + (": aggregate by mv, mv-em or minimax-entropy" if blocks
+                                                              else ": fewer classes or annotators"))
+
+
 def groups_problem(method: str, answers) -> str | None:
     """A warning when ``method`` learns one model for all annotators but they fall into groups that never share
     an item: the co-occurrences cannot tell one group's class order from another's, or None."""
     base = method.split("-em")[0].removesuffix("-per-annotator")
     if base not in ONE_MODEL_METHODS or answers.n_workers < 2:
         return None
-    n = int(annotator_groups(answers.item, answers.worker, answers.n_items, answers.n_workers).max()) + 1
-    if n < 2:
+    sizes = np.bincount(annotator_groups(answers.item, answers.worker, answers.n_items, answers.n_workers))
+    n = int((sizes >= SMALLEST_GROUP).sum())
+    if n < 2:  # one group, or one and a few annotators who share nothing (TREC: 760 + 1 + 1), is said nothing
         return None
-    return (f"the {answers.n_workers} annotators fall into {n} groups that never share an item, so the co-occurrences "
+    return (f"the {answers.n_workers} annotators fall into {n} groups of {SMALLEST_GROUP} or more that never share an "
+            "item, so the co-occurrences "
             "cannot tell one group's class order from another's; methods that apply: robsymnmf-components (one "
             "model per group), mv, mv-em, minimax-entropy")
 
@@ -100,6 +123,9 @@ def answers_problem(method: str, answers) -> str | None:
         return (f"no two of the {answers.n_workers} annotator(s) answered a common item, so there is no "
                 "co-occurrence to learn from (the posteriors come out uniform); aggregate by majority vote or "
                 "Dawid-Skene EM")
+    too_big = memory_problem(method, answers)
+    if too_big:
+        return too_big
     if method == "spectral-ds" and answers.n_workers < GROUPS:
         return (f"Spectral-D&S deals the annotators into {GROUPS} groups and needs at least {GROUPS}, got "
                 f"{answers.n_workers} (the posteriors come out uniform); aggregate by majority vote or Dawid-Skene EM")

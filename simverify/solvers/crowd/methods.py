@@ -44,7 +44,7 @@ import numpy as np
 
 from ...validation import require, warn
 from . import pipeline, spectral, votes
-from .codes import annotator_groups, answers_problem, groups_problem
+from .codes import SMALLEST_GROUP, annotator_groups, answers_problem, groups_problem, memory_problem
 from .cooccurrence import cooccurrences
 from .model import START_SMOOTHING, DawidSkeneModel, align_each_annotator, smoothed
 
@@ -151,7 +151,7 @@ def split_by_component(answers) -> list[tuple[np.ndarray, object]]:
     return out
 
 
-SMALLEST_COMPONENT = 3  # Eq. (7)-(8) and the SymNMF need at least three annotators; smaller groups take the vote
+SMALLEST_COMPONENT = SMALLEST_GROUP  # smaller groups take the vote
 
 
 def per_component(run: Callable) -> Callable:
@@ -215,6 +215,8 @@ def aggregate(answers, method: str, seed: int = 0) -> Aggregation:
     """Aggregate ``answers`` (simverify.datasets.crowd.Answers) with the named method; warns (RuntimeWarning) when
     the method cannot learn from them (``warn_if_uninformative``)."""
     check_method(method, answers.n_classes)
+    too_big = memory_problem(method, answers)
+    require(too_big is None, f"method {method}: {too_big}")
     warn_if_uninformative(answers, method)
     return METHODS[method](answers, seed)
 
@@ -225,6 +227,8 @@ def aggregate_many(answers, names: Sequence[str], seed: int = 0) -> dict[str, Ag
     RobSymNMF-EM)."""
     for name in names:
         check_method(name, answers.n_classes)
+        too_big = memory_problem(name, answers)
+        require(too_big is None, f"method {name}: {too_big}")
         warn_if_uninformative(answers, name)
     blocks, models = [], {}
 

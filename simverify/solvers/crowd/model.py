@@ -38,6 +38,7 @@ def align_to_diagonal(model: DawidSkeneModel) -> DawidSkeneModel:
 
 
 CODE_FLOOR = 1e-3  # the authors' released code: confusion entries floored at 1e-3, columns renormalised
+TIE_RTOL = 1e-9  # align_each_annotator: entries this close to a row's largest tie (~1e-14 apart across threads)
 
 
 def align_each_annotator(model: DawidSkeneModel, floor: float = CODE_FLOOR) -> DawidSkeneModel:
@@ -46,9 +47,20 @@ def align_each_annotator(model: DawidSkeneModel, floor: float = CODE_FLOOR) -> D
     the annotator's column with the largest entry in row k (answer k is taken to mean class k most often). Columns
     may repeat, so the annotators' models are no longer one permutation of the SymNMF factor's; on sparse data,
     where Eq. (13) leaves many annotators' blocks misaligned, this repairs them (LabelMe, Table 9)."""
-    C = np.maximum(model.confusion, floor)
+    require(isinstance(model, DawidSkeneModel), f"align_each_annotator takes a DawidSkeneModel, got "
+                                                f"{type(model).__name__}")
+    confusion = np.asarray(model.confusion, dtype=float)
+    require(confusion.ndim == 3 and confusion.shape[1] == confusion.shape[2] and np.isfinite(confusion).all()
+            and (confusion >= 0).all(), f"the confusion must be finite, non-negative, of shape (M, K, K), got shape "
+                                        f"{confusion.shape}")
+    require(isinstance(floor, (int, float)) and not isinstance(floor, bool) and 0.0 < floor < 1.0,
+            f"the floor must be a number in (0, 1), got {floor!r}")
+    C = np.maximum(confusion, floor)
     C = C / C.sum(axis=1, keepdims=True)
-    best = C.argmax(axis=2)  # (M, K answers): the class whose column is largest in each row
+    # (M, K answers): the class whose column is largest in each row; entries within TIE_RTOL of the row's largest
+    # (equal but for rounding, as floored ones are) tie and the first wins, whatever the thread count upstream
+    top = C.max(axis=2, keepdims=True)
+    best = (C >= top * (1.0 - TIE_RTOL)).argmax(axis=2)
     return DawidSkeneModel(model.priors, np.ascontiguousarray(np.take_along_axis(C, best[:, None, :], axis=2)))
 
 START_SMOOTHING = 0.01  # the share of the uniform confusion mixed into a start with exact zeros (EM, CNMF)
