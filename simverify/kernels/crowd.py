@@ -121,9 +121,9 @@ def posteriors_and_bound(item, worker, label, priors, errors, n_items, probas):
 
 
 @njit(**JIT)
-def map_posteriors(item, worker, label, priors, errors, n_items):
-    """Posteriors (N, K) proportional to priors(k) prod over the item's answers of errors[worker, answer, k]
-    (the MAP predictor's posterior; the Dawid-Skene E-step). Probabilities are floored at CLIP in the log."""
+def _log_joint(item, worker, label, priors, errors, n_items):
+    """(N, K) log priors(k) + sum over item i's answers of log errors[worker, answer, k], probabilities floored at
+    CLIP in the log: the Dawid-Skene log joint of each item's answers and class k."""
     K = priors.size
     log_prior, log_err = _log_floored(priors), _log_floored(errors)
     log_p = np.empty((n_items, K))
@@ -132,7 +132,14 @@ def map_posteriors(item, worker, label, priors, errors, n_items):
     for a in range(item.size):
         for k in range(K):
             log_p[item[a], k] += log_err[worker[a], label[a], k]
-    return rows_from_log(log_p)
+    return log_p
+
+
+@njit(**JIT)
+def map_posteriors(item, worker, label, priors, errors, n_items):
+    """Posteriors (N, K) proportional to priors(k) prod over the item's answers of errors[worker, answer, k]
+    (the MAP predictor's posterior; the Dawid-Skene E-step). Probabilities are floored at CLIP in the log."""
+    return rows_from_log(_log_joint(item, worker, label, priors, errors, n_items))
 
 
 @njit(**JIT)
@@ -140,13 +147,7 @@ def log_evidence(item, worker, label, priors, errors, n_items):
     """(n_items,) log P(item i's answers) = log sum_k priors(k) prod over its answers of errors[worker, answer, k]
     under the Dawid-Skene model (probabilities floored at CLIP in the log); an item without answers gives 0."""
     K = priors.size
-    log_prior, log_err = _log_floored(priors), _log_floored(errors)
-    log_p = np.empty((n_items, K))
-    for i in range(n_items):
-        log_p[i] = log_prior
-    for a in range(item.size):
-        for k in range(K):
-            log_p[item[a], k] += log_err[worker[a], label[a], k]
+    log_p = _log_joint(item, worker, label, priors, errors, n_items)
     out = np.empty(n_items)
     for i in range(n_items):
         top = log_p[i].max()

@@ -4,7 +4,17 @@ import pytest
 import xarray as xr
 
 from simverify import stats
-from simverify.laws import Bound, Comparison, Identity, LinearRate, MatchesPrinted, PowerLaw, RatioBounded, SlopeRange
+from simverify.laws import (
+    Bound,
+    Comparison,
+    Identity,
+    LinearRate,
+    MatchesPrinted,
+    MatchesPrintedMean,
+    PowerLaw,
+    RatioBounded,
+    SlopeRange,
+)
 from simverify.laws.base import DATA_SIZED
 from simverify.stats import CONFIRMED, INCONCLUSIVE, REFUTED
 
@@ -302,3 +312,13 @@ def test_bound_of_zero_is_headlined_on_the_lhs_scale_and_says_so():
     res = Bound("log_ratio", 0.0).evaluate(ds, LEVEL)
     assert res.estimate == pytest.approx(-2.0) and res.band == (-np.inf, 0.0)
     assert res.claimed == "log_ratio <= 0 at every grid point"
+
+
+def test_matches_printed_mean_confirms_within_the_spread_of_the_printed_mean_and_refutes_beyond():
+    law = MatchesPrintedMean("acc", 22.1, 2, spread=1.0)  # a mean over random trials, +- two printed sds
+    assert law.band() == (21.1, 23.1)
+    assert law.evaluate(printed_dataset(22.2), LEVEL).verdict == CONFIRMED
+    assert law.evaluate(printed_dataset(23.05), LEVEL).verdict == CONFIRMED
+    assert law.evaluate(printed_dataset(23.2), LEVEL).verdict == REFUTED
+    assert law.evaluate(printed_dataset(38.6), LEVEL).verdict == REFUTED
+    assert "within 1 of the printed mean 22.10" in law.claimed()
