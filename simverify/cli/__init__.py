@@ -160,7 +160,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as exc:
         end_progress_line = "\n" if sys.stderr.isatty() else ""
         how, code = ("terminated", 143) if isinstance(exc, Terminated) else ("interrupted", 130)
-        sys.stderr.write(f"{end_progress_line}simverify: {how}; finished cells are stored, rerun to resume\n")
+        given = sys.argv[1:] if argv is None else argv
+        runs_cells = bool(given) and given[0] in ("check", "calibrate")  # the commands that store cells
+        rest = "; finished cells are stored, rerun to resume" if runs_cells else ""
+        sys.stderr.write(f"{end_progress_line}simverify: {how}{rest}\n")
         return code
 
 

@@ -501,3 +501,12 @@ def test_an_annotator_who_shares_no_item_beside_one_group_is_not_warned_about(tm
     answers.write_text("".join(f"{i}\t{w}\t{1 + (i + w) % 2}\n" for i in range(1, 9) for w in (1, 2, 3)) + "9\t4\t1\n")
     code, stdout, err = run(capsys, "--answers", str(answers), "--method", "robsymnmf")
     assert code == 0 and err == ""
+
+
+def test_an_interrupted_aggregate_says_so_in_one_line_without_speaking_of_cells(tmp_path, capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(crowd_cli, "aggregate", interrupted)
+    out = tmp_path / "labels.tsv"
+    code, stdout, err = run(capsys, "--answers", str(DATA / "bluebird.txt"), "--method", "mv", "--out", str(out))
+    assert (code, stdout, err) == (130, "", "simverify: interrupted\n") and not out.exists()
