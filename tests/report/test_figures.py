@@ -133,7 +133,7 @@ def test_every_law_class_has_a_drawer_and_none_draws_itself():
     from simverify.report.evidence import cells, default, printed, rate, slope
     expected = {"Bound": cells.draw_cells, "Comparison": cells.draw_cells, "Identity": cells.draw_cells,
                 "LinearRate": rate.draw_rate, "LogSlope": slope.draw_slope, "MatchesPrinted": printed.draw_printed,
-                "Law": default.draw_default}
+                "MatchesPrintedMean": printed.draw_printed, "Law": default.draw_default}
     classes = _law_classes()
     assert {c.__name__ for c in classes} == set(expected)
     for cls in classes:
