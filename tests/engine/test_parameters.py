@@ -143,7 +143,7 @@ def test_a_value_wrong_in_type_is_refused_for_every_declared_parameter_in_one_li
                                                        "got 'bogus'"),
     ("crowd.table4.bluebird.mv", {"aggregator": ["mv", "nope"]}, "parameter aggregator: unknown 'nope' (one of mv, "),
     ("crowd.table5.rte.mv", {"answers": ""}, "parameter answers must be a shipped set ['bluebird', 'rte', 'web', "
-                                             "'temp'] or a file path, got ''"),
+                                             "'temp', 'dog', 'trec', 'labelme'] or a file path, got ''"),
     ("andnmf.figure2.constant_stalls", {"alpha": -0.1}, "parameter alpha must be a finite number in [0, 1e+06]"),
     ("andnmf.theorem1.sigma", {"stage": [0, 2, 1]}, "parameter stage must be increasing checkpoints from 0"),
     ("slm.lemma7.tau", {"tau": [0.1, 2.5]}, "parameter tau (two-point MIP constant) must be a finite number in "
