@@ -63,6 +63,12 @@ SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted
 ONE_MODEL_METHODS = (*SHARED_ITEM_METHODS[:-1], "spectral-ds")  # one model from cross moments: one class order
 
 
+def model_of(method: str) -> str:
+    """The method whose model ``method`` learns: its -em and -per-annotator variants refine or re-align that model
+    (robsymnmf-per-annotator-em -> robsymnmf)."""
+    return method.split("-em")[0].removesuffix("-per-annotator")
+
+
 def annotator_groups(item: np.ndarray, worker: np.ndarray, n_items: int, n_workers: int) -> np.ndarray:
     """(n_workers,) the group of each annotator: annotators are in one group when a chain of shared items joins
     them (the connected components of the item-annotator graph, numbered 0.. in order of the first annotator)."""
@@ -86,7 +92,7 @@ def memory_problem(method: str, answers) -> str | None:
     (N, K) and confusions (M, K, K) a few times over (4 copies counted); the co-occurrence methods also the (M, M, K,
     K) blocks of Eq. (3) (3 copies). float64."""
     M, K, N = answers.n_workers, answers.n_classes, answers.n_items
-    base = method.split("-em")[0].removesuffix("-per-annotator")
+    base = model_of(method)
     blocks = base in (*SHARED_ITEM_METHODS[:-1], "robsymnmf-components", "auto")
     need = 8 * (4 * (N * K + M * K * K) + (3 * M * M * K * K if blocks else 0))
     if need <= CO_OCCURRENCE_BYTES:
@@ -101,7 +107,7 @@ def memory_problem(method: str, answers) -> str | None:
 def groups_problem(method: str, answers) -> str | None:
     """A warning when ``method`` learns one model for all annotators but they fall into groups that never share
     an item: the co-occurrences cannot tell one group's class order from another's, or None."""
-    base = method.split("-em")[0].removesuffix("-per-annotator")
+    base = model_of(method)
     if base not in ONE_MODEL_METHODS or answers.n_workers < 2:
         return None
     sizes = np.bincount(annotator_groups(answers.item, answers.worker, answers.n_items, answers.n_workers))
@@ -118,7 +124,7 @@ def answers_problem(method: str, answers) -> str | None:
     """Why ``method`` (a name of ``methods.METHODS``) cannot learn from ``answers``, or None. Without two annotators
     who answered a common item there is no co-occurrence, and the co-occurrence methods and KOS return uniform
     posteriors; Spectral-D&S with fewer than three annotators leaves a group empty and does the same."""
-    base = method.split("-em")[0].removesuffix("-per-annotator")  # -em: from their co-occurrence model
+    base = model_of(method)
     if base in SHARED_ITEM_METHODS and not shares_items(answers.item, answers.worker):
         return (f"no two of the {answers.n_workers} annotator(s) answered a common item, so there is no "
                 "co-occurrence to learn from (the posteriors come out uniform); aggregate by majority vote or "
