@@ -286,6 +286,7 @@ def check_n_features(owner: str, X: np.ndarray, n_features: int, fitted: str = "
     require(X.shape[1] == n_features, f"{_prefix(owner)}X has {X.shape[1]} features, but {fitted} {n_features}")
 
 
-def warn(owner: str, message: str, stacklevel: int = 3) -> None:
-    """A RuntimeWarning '<owner>: <message>' (one line; say what happened and what to do)."""
-    warnings.warn(f"{_prefix(owner)}{message}", RuntimeWarning, stacklevel=stacklevel)
+def warn(owner: str, message: str, stacklevel: int = 3, category: type[Warning] = RuntimeWarning) -> None:
+    """A warning '<owner>: <message>' (one line; say what happened and what to do), a RuntimeWarning unless
+    ``category`` says otherwise."""
+    warnings.warn(f"{_prefix(owner)}{message}", category, stacklevel=stacklevel)

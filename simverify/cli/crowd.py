@@ -24,8 +24,9 @@ import numpy as np
 from ..datasets import crowd as crowd_data
 from ..exceptions import UsageError
 from ..metrics import label_error
-from ..solvers.crowd.codes import answers_problem, groups_problem
+from ..solvers.crowd.codes import AnnotatorGroupsWarning, answers_problem, groups_problem
 from ..solvers.crowd.methods import METHODS, aggregate, check_method
+from ..solvers.crowd.minimax_entropy import FlatPosteriorsWarning
 from ..solvers.crowd.selection import check_auto
 from ..store import check_writable_file
 
@@ -205,10 +206,13 @@ def cmd_aggregate(args) -> int:
     if groups:
         sys.stderr.write(f"simverify: warning: {args.answers}: {args.method}: {groups}\n")
     start = time.perf_counter()
-    with warnings.catch_warnings():  # the groups warning, said once above
-        warnings.filterwarnings("ignore", message=f"method {args.method}: the .* annotators fall into")
+    with warnings.catch_warnings(record=True) as caught:  # the groups warning was said once above
+        warnings.simplefilter("ignore", AnnotatorGroupsWarning)
+        warnings.simplefilter("always", FlatPosteriorsWarning)
         result = aggregate(answers, args.method, seed=args.seed)
     elapsed = time.perf_counter() - start
+    for warning in caught:  # a fact of the result (minimax entropy's flat posteriors): one line each
+        sys.stderr.write(f"simverify: warning: {args.answers}: {warning.message}\n")
     n_gold = int((answers.gold >= 0).sum())
     error = label_error(result.posteriors, answers.gold) if n_gold else None
     if args.out:
@@ -224,6 +228,9 @@ def cmd_aggregate(args) -> int:
     if result.choice is not None:  # --method auto: which method, and the held-out scores behind the choice
         summary.update(chosen=result.choice.method, heldout_loglik=result.choice.scores,
                        skipped=result.choice.skipped)
+    if result.penalties is not None:  # minimax-entropy-cv: the penalties chosen and their held-out scores
+        summary.update(alpha=result.penalties.alpha, beta=result.penalties.beta,
+                       heldout_loglik=result.penalties.heldout_log_likelihood)
     if args.json:
         print(json.dumps(summary))
     else:
@@ -234,4 +241,7 @@ def cmd_aggregate(args) -> int:
               f"{answers.item.size} answers; error {err}; {elapsed:.3f} s{wrote}")
         if result.choice is not None:
             print(f"auto: {result.choice.explain()}")
+        if result.penalties is not None:
+            print(f"penalties: alpha {result.penalties.alpha:.4g}, beta {result.penalties.beta:.4g} (largest "
+                  "held-out log-likelihood of the answers over 5 folds)")
     return 0

@@ -68,6 +68,23 @@ class Answers:
     def n_classes(self) -> int:
         return len(self.classes)
 
+    def subset(self, keep: np.ndarray, items: np.ndarray, workers: np.ndarray | None = None) -> Answers:
+        """The answers where ``keep`` (n,) is True, items recoded by their place in ``items`` (codes, each kept
+        answer's item among them; gold labels follow), annotators by their place in ``workers`` (codes, each kept
+        answer's annotator among them; None: every annotator kept, codes unchanged)."""
+        item_code = _recoding(self.n_items, items)
+        worker_code = np.arange(self.n_workers) if workers is None else _recoding(self.n_workers, workers)
+        worker_ids = self.worker_ids if workers is None else self.worker_ids[workers]
+        return Answers(item_code[self.item[keep]], worker_code[self.worker[keep]], self.label[keep],
+                       self.item_ids[items], worker_ids, self.classes, self.gold[items])
+
+
+def _recoding(size: int, chosen: np.ndarray) -> np.ndarray:
+    """(size,) the place of each code in ``chosen``, -1 for a code not chosen."""
+    code = np.full(size, -1, dtype=np.int64)
+    code[chosen] = np.arange(len(chosen))
+    return code
+
 
 def shipped(name: str) -> Answers:
     """One of the shipped data sets by name (SHIPPED), with its gold labels."""
@@ -327,14 +344,9 @@ def most_active(answers: Answers, n_workers: int) -> Answers:
         order = sorted(range(answers.n_workers), key=lambda w: (-counts[w], answers.worker_ids[w]))
     except TypeError:  # ids of mixed kinds: by order of first appearance
         order = sorted(range(answers.n_workers), key=lambda w: (-counts[w], w))
-    code = np.full(answers.n_workers, -1, dtype=np.int64)
-    code[order[:n_workers]] = np.arange(n_workers)
-    keep = code[answers.worker] >= 0
-    items = np.unique(answers.item[keep])
-    item_code = np.full(answers.n_items, -1, dtype=np.int64)
-    item_code[items] = np.arange(items.size)
-    return Answers(item_code[answers.item[keep]], code[answers.worker[keep]], answers.label[keep],
-                   answers.item_ids[items], answers.worker_ids[order[:n_workers]], answers.classes, answers.gold[items])
+    workers = np.array(order[:n_workers], dtype=np.int64)
+    keep = np.isin(answers.worker, workers)
+    return answers.subset(keep, np.unique(answers.item[keep]), workers)
 
 
 def to_frame(answers: Answers):

@@ -20,7 +20,7 @@ from simverify.kernels import streams
 from simverify.solvers import bitsubspace, multilabel, onebit
 from simverify.solvers import nmf as nmf_sol
 from simverify.solvers import slm as slm_sol
-from simverify.solvers.crowd import cooccurrences, dawid_skene, pipeline, spectral, symnmf, votes
+from simverify.solvers.crowd import cooccurrences, dawid_skene, minimax_entropy, pipeline, spectral, symnmf, votes
 from simverify.solvers.crowd.codes import shares_items
 from simverify.solvers.crowd.estimators import (
     ESTIMATORS,
@@ -28,6 +28,7 @@ from simverify.solvers.crowd.estimators import (
     DawidSkene,
     DesSymNMF,
     MinimaxEntropy,
+    MinimaxEntropyCV,
     RobSymNMF,
     SpectralDS,
 )
@@ -131,15 +132,18 @@ CROWD_REFUSALS = [
     (lambda: DawidSkene(tol=-1), "DawidSkene: tol must be a finite number in [0, inf), got -1"),
     (lambda: DesSymNMF(em=True, n_iter=-5), "DesSymNMF: n_iter must be an integer >= 0, got -5"),
     (lambda: DesSymNMF(em=True, smoothing=1.0), "DesSymNMF: smoothing must be a finite number in [0, 1), got 1.0"),
-    (lambda: MinimaxEntropy(alpha=-1), "MinimaxEntropy: alpha must be a finite number in [0, inf), got -1"),
-    (lambda: MinimaxEntropy(alpha=NAN), "MinimaxEntropy: alpha must be a finite number in [0, inf), got nan"),
-    (lambda: MinimaxEntropy(alpha=INF), "MinimaxEntropy: alpha must be a finite number in [0, inf), got inf"),
-    (lambda: MinimaxEntropy(beta="x"), "MinimaxEntropy: beta must be a finite number in [0, inf), got 'x'"),
+    (lambda: MinimaxEntropy(alpha=-1), "MinimaxEntropy: alpha must be a finite number in [0, inf) or None, got -1"),
+    (lambda: MinimaxEntropy(alpha=NAN), "MinimaxEntropy: alpha must be a finite number in [0, inf) or None, got nan"),
+    (lambda: MinimaxEntropy(alpha=INF), "MinimaxEntropy: alpha must be a finite number in [0, inf) or None, got inf"),
+    (lambda: MinimaxEntropy(beta="x"), "MinimaxEntropy: beta must be a finite number in [0, inf) or None, got 'x'"),
+    (lambda: MinimaxEntropyCV(folds=1), "MinimaxEntropyCV: folds must be an integer >= 2, got 1"),
+    (lambda: MinimaxEntropyCV(folds=True), "MinimaxEntropyCV: folds must be an integer >= 2, got True"),
     (lambda: KOS(random_state=-1),
      "KOS: random_state must be a seed (an integer >= 0, a SeedSequence or a list of integers >= 0) or None, got -1"),
     (lambda: DesSymNMF(smoothing=0.01), "DesSymNMF: smoothing=0.01 applies to EM's start: set em=True"),
     (lambda: RobSymNMF(weighted=False, em=True),
-     "RobSymNMF: the unweighted RobSymNMF (weighted=False) has no EM variant: set em=False and smoothing=0"),
+     "RobSymNMF: the unweighted RobSymNMF (weighted=False) has no EM or per-annotator variant: set em=False, "
+     "smoothing=0 and alignment='common'"),
 ]
 
 
@@ -232,10 +236,15 @@ CODES = (np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1]), np.array([0, 1, 1, 1]))
      "dilation_top_eigenvectors: r must be an integer in [1, 5], got 6"),
     (lambda: dawid_skene(*CODES, 2, 2, 2, n_iter=-1), "dawid_skene: n_iter must be an integer >= 0, got -1"),
     (lambda: dawid_skene(*CODES, 2, 2, 2, tol=NAN), "dawid_skene: tol must be a finite number in [0, inf), got nan"),
-    (lambda: votes.minimax_entropy(*CODES, 2, 2, 2, alpha=NAN),
-     "minimax_entropy: alpha must be a finite number in [0, inf), got nan"),
-    (lambda: votes.minimax_entropy(*CODES, 2, 2, 2, beta="x"),
-     "minimax_entropy: beta must be a finite number in [0, inf), got 'x'"),
+    (lambda: minimax_entropy.minimax_entropy(*CODES, 2, 2, 2, alpha=NAN),
+     "minimax_entropy: alpha must be a finite number in [0, inf) or None, got nan"),
+    (lambda: minimax_entropy.minimax_entropy(*CODES, 2, 2, 2, beta="x"),
+     "minimax_entropy: beta must be a finite number in [0, inf) or None, got 'x'"),
+    (lambda: minimax_entropy.minimax_entropy_cv(*CODES, 2, 2, 2, folds=1),
+     "penalties_by_heldout_likelihood: folds must be an integer >= 2, got 1"),
+    (lambda: minimax_entropy.minimax_entropy_cv(*CODES, 2, 2, 2, seed=-1),
+     "penalties_by_heldout_likelihood: seed must be a seed (an integer >= 0, a SeedSequence or a list of integers "
+     ">= 0), got -1"),
     (lambda: symnmf(np.eye(3), tol=-1.0), "symnmf: tol must be a finite number in [0, inf), got -1.0"),
     (lambda: pipeline.robust_blocks(np.zeros((3, 3, 2, 2)), np.ones((3, 3)), weighted="no"),
      "robust_blocks: weighted must be True or False, got 'no'"),
@@ -306,7 +315,7 @@ PAIRS = [
      "symnmf: Q0 must have shape (K, K) = (2, 2) for U (6, 2), got (3, 3)"),
     (lambda: pipeline.robust_blocks(np.zeros((3, 3, 2, 2)), np.ones((4, 4))),
      "robust_blocks: S must have shape (M, M) = (3, 3), got (4, 4)"),
-    (lambda: votes.minimax_entropy(CODES[0], CODES[1], CODES[2] + 1, 2, 2, 2),
+    (lambda: minimax_entropy.minimax_entropy(CODES[0], CODES[1], CODES[2] + 1, 2, 2, 2),
      "minimax_entropy: label codes must lie in 0..1, got 1..2"),
     (lambda: votes.kos(CODES[0], CODES[1][:2], CODES[2], 2, 2, 2), "kos: worker has 2 entries, item 4"),
     (lambda: votes.ghosh_svd(CODES[0] + 5, *CODES[1:], 2, 2, 2), "ghosh_svd: item codes must lie in 0..1, got 5..6"),
@@ -442,3 +451,12 @@ def test_streams_and_the_helpers_on_them_refuse_bad_input_in_one_line(call, need
     with pytest.raises(ValueError) as info:
         call()
     assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("seed", [2.5, True, -1, "x", [], None])
+def test_aggregate_refuses_a_seed_that_is_not_a_root_seed_for_every_method(seed):
+    a = crowd.shipped("bluebird")
+    for method in ("mv", "spectral-ds"):
+        one_line_refusal(lambda method=method: aggregate(a, method, seed=seed),
+                         "aggregate: seed must be a seed (an integer >= 0, a SeedSequence or a list of integers >= "
+                         f"0), got {seed!r}")

@@ -510,3 +510,23 @@ def test_an_interrupted_aggregate_says_so_in_one_line_without_speaking_of_cells(
     out = tmp_path / "labels.tsv"
     code, stdout, err = run(capsys, "--answers", str(DATA / "bluebird.txt"), "--method", "mv", "--out", str(out))
     assert (code, stdout, err) == (130, "", "simverify: interrupted\n") and not out.exists()
+
+
+def test_minimax_entropy_says_in_one_line_when_its_penalties_flatten_every_posterior(capsys):
+    code, stdout, err = run(capsys, "--answers", str(DATA / "labelme.txt"), "--truth",
+                            str(DATA / "labelme_truth.txt"), "--method", "minimax-entropy")
+    assert code == 0 and stdout.startswith("minimax-entropy: 1000 items, 59 workers, 8 classes")
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("simverify: warning: ") and "flatten every item's posterior" in \
+        lines[0] and "Warning" not in err
+    code, stdout, err = run(capsys, "--answers", str(DATA / "bluebird.txt"), "--method", "minimax-entropy")
+    assert code == 0 and err == ""
+
+
+def test_minimax_entropy_cv_reports_the_penalties_it_chose_in_json(capsys):
+    code, stdout, err = run(capsys, "--answers", str(DATA / "bluebird.txt"), "--truth",
+                            str(DATA / "bluebird_truth.txt"), "--method", "minimax-entropy-cv", "--json")
+    summary = json.loads(stdout)
+    assert code == 0 and err == ""
+    assert (round(summary["alpha"], 4), summary["beta"]) == (round(108 / 39, 4), 1.0)  # the rule: e = -2
+    assert len(summary["heldout_loglik"]) == 5 and summary["error_rate"] == 9 / 108

@@ -132,3 +132,16 @@ def test_the_code_alignment_refuses_a_floor_outside_0_1(floor):
     model = gen.confusable_model(2, 3, 0)
     with pytest.raises(ValueError, match="the floor must be a number in \\(0, 1\\)"):
         align_each_annotator(model, floor)
+
+
+def test_answers_subset_keeps_the_chosen_triples_with_their_ids_and_gold():
+    a = crowd.shipped("rte")
+    items = np.arange(0, a.n_items, 3)
+    workers = np.unique(a.worker[np.isin(a.item, items)])[::2]
+    keep = np.isin(a.item, items) & np.isin(a.worker, workers)
+    b = a.subset(keep, items, workers)
+    ids = set(zip(a.item_ids[a.item[keep]].tolist(), a.worker_ids[a.worker[keep]].tolist(), a.label[keep].tolist()))
+    assert set(zip(b.item_ids[b.item].tolist(), b.worker_ids[b.worker].tolist(), b.label.tolist())) == ids
+    assert np.array_equal(b.gold, a.gold[items]) and (b.n_items, b.n_workers) == (items.size, workers.size)
+    c = a.subset(np.isin(a.item, items), items)  # annotators kept as they are
+    assert c.n_workers == a.n_workers and np.array_equal(c.worker, a.worker[np.isin(a.item, items)])

@@ -1,5 +1,7 @@
 """Tables 1-3's machinery (Ibrahim & Fu 2021): machine annotators, observed labels, Appendix C.2's block-missing
 designs, and Remark 1's imputation falling back to the next triangle when the best one is singular."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -169,3 +171,15 @@ def test_part_members_refuse_sizes_that_cannot_cover_every_annotator():
 def test_observed_labels_refuse_labels_outside_the_classes():
     with pytest.raises(ValueError, match=r"class codes in \[0, 3\)"):
         gen.observed_labels(np.full((4, 2), 3), np.zeros(4, dtype=np.int64), np.ones((4, 2)), 3, 0)
+
+
+def test_a_one_model_method_on_annotator_groups_warns_with_the_groups_warning_class():
+    from simverify.solvers.crowd import aggregate
+    from simverify.solvers.crowd.codes import AnnotatorGroupsWarning
+    a = _two_groups()
+    with pytest.warns(AnnotatorGroupsWarning, match="never share an item"):
+        aggregate(a, "robsymnmf")
+    assert issubclass(AnnotatorGroupsWarning, RuntimeWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the per-group method learns one model per group: nothing to say
+        aggregate(a, "robsymnmf-components")

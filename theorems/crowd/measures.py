@@ -16,8 +16,10 @@ from simverify.generators import crowd as gen
 from simverify.kernels.crowd import designated_imputation
 from simverify.kernels.rng import children, generator
 from simverify.solvers.crowd import aggregate, cooccurrences, pipeline, square_root, symnmf
+from simverify.solvers.crowd.codes import AnnotatorGroupsWarning
 from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks, square_root_of_product
 from simverify.solvers.crowd.methods import aggregate_many
+from simverify.solvers.crowd.minimax_entropy import FlatPosteriorsWarning
 from simverify.solvers.crowd.model import DawidSkeneModel, align_each_annotator, align_to_diagonal, from_symnmf_factor
 
 SCHEDULES = ("power", "zero", "constant")
@@ -287,7 +289,7 @@ def measure_sparse(seed, *, N: int, M: int, K: int, per_item: float, zipf: float
     s_model, s_data = seed.spawn(2)
     model = gen.confusable_model(M, K, s_model)
     a = gen.answers(model, gen.heavy_tailed_probabilities(N, M, per_item, zipf), s_data)
-    with groups_said():  # a rarely active annotator may share no item: the methods run as they are
+    with warnings_said():  # a rarely active annotator may share no item: the methods run as they are
         results = aggregate_many(a, aggregator)
     return {"error": np.array([100 * metrics.label_error(results[name].posteriors, a.gold) for name in aggregator]),
             "bayes": 100 * gen.bayes_error(model, a)}
@@ -344,11 +346,12 @@ def load_answers(name: str):
 
 
 @contextlib.contextmanager
-def groups_said():
-    """Silence the aggregators' warning that the annotators fall into groups that never share an item: a claim
-    judges each method as it is, and its finding says so where it matters (TREC)."""
+def warnings_said():
+    """Silence the aggregators' warnings whose facts the findings state: annotators in groups that never share an
+    item (TREC) and MinimaxEntropy's flat posteriors (LabelMe); a claim judges each method as it is."""
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r"method .*: the \d+ annotators fall into")
+        warnings.simplefilter("ignore", AnnotatorGroupsWarning)
+        warnings.simplefilter("ignore", FlatPosteriorsWarning)
         yield
 
 
@@ -358,7 +361,7 @@ def measure_real(seed, *, answers: str, aggregator: list, annotators: int | None
     annotators: keep only the most active annotators' answers (``data.most_active``; None: all)."""
     a = load_answers(answers)
     a = a if annotators is None else data.most_active(a, annotators)
-    with groups_said():  # TREC's annotators fall into 3 groups: the claims judge the methods as they are
+    with warnings_said():  # TREC's annotators fall into 3 groups: the claims judge the methods as they are
         results = aggregate_many(a, aggregator, seed=0)
     wrong = np.array([metrics.label_outcomes(results[name].posteriors, a.gold) for name in aggregator])
     return {"wrong": wrong, "error": 100 * wrong.mean(axis=1)}

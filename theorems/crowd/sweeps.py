@@ -95,7 +95,6 @@ MULTICLASS = ("web", "dog", "labelme")  # 5, 4 and 8 classes: the binary-only me
 def real(name: str, annotators: int | None = None) -> Sweep:
     """One run of every method on the shipped set ``name`` (annotators: only the most active ones' answers)."""
     skip = BINARY_ONLY if name in MULTICLASS else ()
-    skip += ("minimax-entropy",) if name == "web" else ()  # web: minimax entropy takes 10 s
     methods = [m for m in ms.AGGREGATORS if m not in skip]
     tier = Tier(Grid(), 1, {"answers": name, "aggregator": methods,
                             **({"annotators": annotators} if annotators else {})})

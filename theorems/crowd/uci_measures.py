@@ -48,7 +48,7 @@ def measure_machine_annotators(seed, *, data: str, setting: list, aggregator: li
         s_obs, s_method = s_a.spawn(2)
         a = gen.observed_labels(labels, truth, answering(name, N, M, s_p), K, s_obs)
         method_seed = int(s_method.generate_state(1)[0])  # KOS's random start
-        with ms.groups_said():  # the block-missing designs can leave groups that share no item (Table 3)
+        with ms.warnings_said():  # the block-missing designs can leave groups that share no item (Table 3)
             results = aggregate_many(a, aggregator, seed=method_seed)
         error[i] = [100 * metrics.label_error(results[method].posteriors, a.gold) for method in aggregator]
         before[i], after[i] = ms.missing_proportions(a)

@@ -63,6 +63,9 @@ SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted
 ONE_MODEL_METHODS = (*SHARED_ITEM_METHODS[:-1], "spectral-ds")  # one model from cross moments: one class order
 
 
+MINIMAX_COPIES = 26  # minimax entropy's (N + M) K^2 terms: theta, gradient, L-BFGS's 2 x 10 pairs, scratch
+
+
 def model_of(method: str) -> str:
     """The method whose model ``method`` learns: its -em and -per-annotator variants refine or re-align that model
     (robsymnmf-per-annotator-em -> robsymnmf)."""
@@ -94,7 +97,8 @@ def memory_problem(method: str, answers) -> str | None:
     M, K, N = answers.n_workers, answers.n_classes, answers.n_items
     base = model_of(method)
     blocks = base in (*SHARED_ITEM_METHODS[:-1], "robsymnmf-components", "auto")
-    need = 8 * (4 * (N * K + M * K * K) + (3 * M * M * K * K if blocks else 0))
+    need = 8 * (4 * (N * K + M * K * K) + (3 * M * M * K * K if blocks else 0)
+                + (MINIMAX_COPIES * (N + M) * K * K if base.startswith("minimax-entropy") else 0))
     if need <= CO_OCCURRENCE_BYTES:
         return None
     what = "co-occurrences (M^2 K^2 blocks), posteriors and confusions" if blocks else "posteriors and confusions"
@@ -102,6 +106,11 @@ def memory_problem(method: str, answers) -> str | None:
     return (f"{items}, {M} annotators and {K} classes need about {need / 2 ** 30:.3g} GiB of {what}; the limit "
             f"is {CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB" + (": aggregate by mv, mv-em or minimax-entropy" if blocks
                                                               else ": fewer classes or annotators"))
+
+
+class AnnotatorGroupsWarning(RuntimeWarning):
+    """The annotators fall into groups that never share an item, and the method learns one class order for all
+    (``groups_problem``); a filter on this class silences it where it was said already."""
 
 
 def groups_problem(method: str, answers) -> str | None:

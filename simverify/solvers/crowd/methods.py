@@ -28,7 +28,10 @@ multispa               MultiSPA (Ibrahim, Fu, Kargas & Huang 2019), MAP predicto
 cnmf                   CNMF (the same paper): criterion (4) in KL form from MultiSPA's (smoothed) model, MAP
 spectral-ds            Spectral-D&S (Zhang, Chen, Zhou & Jordan 2014): Algorithm 1's third-order moment model, then
                        EM from it (mixed with START_SMOOTHING of the uniform confusion)
-minimax-entropy        regularised minimax conditional entropy (Zhou et al. 2012, 2015) from majority vote
+minimax-entropy        regularised minimax conditional entropy (Zhou et al. 2012, 2015) from majority vote, at the
+                       penalties of the authors' callers (``minimax_entropy.default_penalties``)
+minimax-entropy-cv     the same at the penalties with the largest held-out likelihood of the answers (Liu's 5-fold
+                       cross-validation; no gold label read); Aggregation.penalties says which
 kos                    Karger, Oh & Shah (2011) message passing (binary)
 ghosh-svd              Ghosh, Kale & McAfee (2011) leading singular vector (binary)
 eigen-ratio            Dalvi et al. (2013) EigenRatio (binary)
@@ -42,9 +45,16 @@ from functools import partial
 
 import numpy as np
 
-from ...validation import require, warn
-from . import pipeline, spectral, votes
-from .codes import SMALLEST_GROUP, annotator_groups, answers_problem, groups_problem, memory_problem
+from ...validation import Seed, check_parameter, require, warn
+from . import minimax_entropy, pipeline, spectral, votes
+from .codes import (
+    SMALLEST_GROUP,
+    AnnotatorGroupsWarning,
+    annotator_groups,
+    answers_problem,
+    groups_problem,
+    memory_problem,
+)
 from .cooccurrence import cooccurrences
 from .model import START_SMOOTHING, DawidSkeneModel, align_each_annotator, smoothed
 
@@ -56,10 +66,12 @@ EM_TOL = 1e-5  # stop EM when the evidence lower bound per answer gains less (cr
 @dataclass(frozen=True)
 class Aggregation:
     """posteriors (n_items, K); model the learned Dawid-Skene model, None for methods without one; choice, for
-    'auto', the ``selection.MethodChoice`` (the method chosen and why)."""
+    'auto', the ``selection.MethodChoice`` (the method chosen and why); penalties, for 'minimax-entropy-cv', the
+    ``minimax_entropy.PenaltyChoice``."""
     posteriors: np.ndarray
     model: DawidSkeneModel | None = None
     choice: object | None = None
+    penalties: object | None = None
 
 
 def _codes(answers):
@@ -140,14 +152,7 @@ def split_by_component(answers) -> list[tuple[np.ndarray, object]]:
         items, workers = np.unique(answers.item[keep]), np.flatnonzero(part == c)
         if items.size == 0:
             continue
-        item_code = np.full(answers.n_items, -1, dtype=np.int64)
-        item_code[items] = np.arange(items.size)
-        worker_code = np.full(answers.n_workers, -1, dtype=np.int64)
-        worker_code[workers] = np.arange(workers.size)
-        out.append((items, replace(answers, item=item_code[answers.item[keep]],
-                                   worker=worker_code[answers.worker[keep]], label=answers.label[keep],
-                                   item_ids=answers.item_ids[items], worker_ids=answers.worker_ids[workers],
-                                   gold=answers.gold[items])))
+        out.append((items, answers.subset(keep, items, workers)))
     return out
 
 
@@ -167,6 +172,11 @@ def per_component(run: Callable) -> Callable:
     return each
 
 
+def _minimax_cv(answers, seed) -> Aggregation:
+    posteriors, penalties = minimax_entropy.minimax_entropy_cv(*_codes(answers), seed=seed)
+    return Aggregation(posteriors, penalties=penalties)
+
+
 METHODS: dict[str, Callable] = {
     "mv": _mv,
     "mv-em": lambda answers, seed: _em_from(answers, None),
@@ -176,7 +186,8 @@ METHODS: dict[str, Callable] = {
     "robsymnmf-components": per_component(_co_method(pipeline.robsymnmf_model)),
     "spectral-ds": lambda answers, seed: _em_from(answers, smoothed(spectral.spectral_model(*_codes(answers), seed),
                                                                     START_SMOOTHING)),
-    "minimax-entropy": lambda answers, seed: Aggregation(votes.minimax_entropy(*_codes(answers))),
+    "minimax-entropy": lambda answers, seed: Aggregation(minimax_entropy.minimax_entropy(*_codes(answers))),
+    "minimax-entropy-cv": _minimax_cv,
     "kos": _binary(votes.kos, seeded=True),
     "ghosh-svd": _binary(votes.ghosh_svd),
     "eigen-ratio": _binary(votes.eigen_ratio),
@@ -206,14 +217,16 @@ def warn_if_uninformative(answers, method: str) -> None:
     """A RuntimeWarning when ``method`` cannot learn from ``answers`` (``codes.answers_problem``: e.g. one
     annotator for a co-occurrence method; the estimators refuse such answers instead), or learns one class order
     for annotator groups that never share an item (``codes.groups_problem``)."""
-    for problem in (answers_problem(method, answers), groups_problem(method, answers)):
+    for problem, category in ((answers_problem(method, answers), RuntimeWarning),
+                              (groups_problem(method, answers), AnnotatorGroupsWarning)):
         if problem:
-            warn(f"method {method}", problem, stacklevel=4)
+            warn(f"method {method}", problem, stacklevel=4, category=category)
 
 
 def aggregate(answers, method: str, seed: int = 0) -> Aggregation:
     """Aggregate ``answers`` (simverify.datasets.crowd.Answers) with the named method; warns (RuntimeWarning) when
-    the method cannot learn from them (``warn_if_uninformative``)."""
+    the method cannot learn from them (``warn_if_uninformative``). ``seed``: a root seed (``validation.Seed``)."""
+    check_parameter("aggregate", "seed", seed, Seed())
     check_method(method, answers.n_classes)
     too_big = memory_problem(method, answers)
     require(too_big is None, f"method {method}: {too_big}")
@@ -225,6 +238,7 @@ def aggregate_many(answers, names: Sequence[str], seed: int = 0) -> dict[str, Ag
     """Each named method on the same answers, equal to ``aggregate(answers, name, seed)`` for each name, with the
     co-occurrences (3) computed once and each co-occurrence model learned once (RobSymNMF's serves RobSymNMF and
     RobSymNMF-EM)."""
+    check_parameter("aggregate_many", "seed", seed, Seed())
     for name in names:
         check_method(name, answers.n_classes)
         too_big = memory_problem(name, answers)

@@ -9,7 +9,7 @@ better model of the annotators; the SymNMF family's failures on sparse data (mis
 lower held-out likelihood."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -57,11 +57,7 @@ def applicable(answers, candidates: tuple[str, ...] = CANDIDATES) -> tuple[list[
 
 def _subset(answers, items: np.ndarray):
     """The answers to ``items`` (codes into ``answers``), items recoded 0..len(items) - 1, annotators kept."""
-    code = np.full(answers.n_items, -1, dtype=np.int64)
-    code[items] = np.arange(items.size)
-    keep = code[answers.item] >= 0
-    return replace(answers, item=code[answers.item[keep]], worker=answers.worker[keep], label=answers.label[keep],
-                   item_ids=answers.item_ids[items], gold=answers.gold[items])
+    return answers.subset(np.isin(answers.item, items), items)
 
 
 def check_auto(answers) -> None:

@@ -1,16 +1,14 @@
 """Aggregators that work on the answers directly (Ibrahim & Fu 2021's baselines): majority vote, Dawid-Skene EM
-(MV-EM, and EM refinement from any model), minimax conditional entropy, and the binary methods KOS, GhoshSVD and
-EigenRatio.
+(MV-EM, and EM refinement from any model), and the binary methods KOS, GhoshSVD and EigenRatio (minimax
+conditional entropy: ``minimax_entropy``).
 
 Answers are integer codes (``simverify.datasets.crowd.Answers``): item, worker, label (n,). Every aggregator
 returns posteriors (n_items, K); hard methods return one-hot rows, ties split equally."""
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize
 
 from ...kernels.crowd import confusion_from_posteriors, kos_messages, map_posteriors, posteriors_and_bound
-from ...kernels.crowd_minimax import class_posteriors, expected_log_likelihood
 from ...validation import Integer, Real, check_parameter, require
 from .codes import check_codes
 from .model import DawidSkeneModel
@@ -142,46 +140,3 @@ def eigen_ratio(item, worker, label, n_items, n_workers, n_classes) -> np.ndarra
     v2 = np.abs(np.linalg.eigh(N)[1][:, -1])
     w = _orient(np.where(v2 > 1e-12, v1 / np.maximum(v2, 1e-12), 0.0))
     return _from_scores(A @ w)
-
-
-# Our defaults (neither paper fixes them; Zhou et al. cross-validate): picked from alpha in {0.1, 1, 10, 100} x beta in
-# {0.1, 1} by the error on the four shipped sets' gold labels, so our errors on those sets are optimistic.
-ITEM_PENALTY = 10.0  # alpha: the l2 penalty on the item terms tau
-WORKER_PENALTY = 1.0  # beta: the l2 penalty on the worker terms sigma
-INNER_STEPS = 20  # L-BFGS iterations per refit of sigma, tau
-REFITS = 50  # at most this many refits of sigma, tau
-Q_TOL = 1e-4  # stop when no entry of the item distributions q moves by this much
-
-
-def minimax_entropy(item, worker, label, n_items, n_workers, n_classes, alpha: float = ITEM_PENALTY,
-                    beta: float = WORKER_PENALTY, n_iter: int = REFITS, tol: float = Q_TOL) -> np.ndarray:
-    """Regularised minimax conditional entropy (Zhou, Basu, Mao & Platt 2012; Zhou, Liu, Platt & Meek 2015):
-    P(answer k | class c) = softmax_k(sigma_worker(c, k) + tau_item(c, k)). From majority-vote fractions q, each
-    iteration fits sigma, tau to q (the penalised expected log-likelihood, INNER_STEPS of L-BFGS, warm-started) and
-    recomputes q; stops when no entry of q moves by tol or more. Returns q (n_items, K)."""
-    check_codes("minimax_entropy", item, worker, label, n_items, n_workers, n_classes)
-    for name, value, spec in (("alpha", alpha, Real(0.0)), ("beta", beta, Real(0.0)), ("n_iter", n_iter, Integer(0)),
-                              ("tol", tol, Real(0.0))):
-        check_parameter("minimax_entropy", name, value, spec)
-    K = n_classes
-    shapes = ((n_workers, K, K), (n_items, K, K))
-    cut = n_workers * K * K
-    counts = vote_counts(item, label, n_items, K)
-    q = counts / counts.sum(axis=1, keepdims=True)
-    theta = np.zeros(cut + n_items * K * K)
-    g_sigma, g_tau = np.empty(shapes[0]), np.empty(shapes[1])
-
-    def negative(theta, q):
-        value = expected_log_likelihood(theta[:cut].reshape(shapes[0]), theta[cut:].reshape(shapes[1]), item,
-                                        worker, label, q, alpha, beta, g_sigma, g_tau)
-        return -value, -np.concatenate([g_sigma.ravel(), g_tau.ravel()])
-    for _ in range(n_iter):
-        theta = minimize(negative, theta, args=(q,), jac=True, method="L-BFGS-B",
-                         options={"maxiter": INNER_STEPS}).x
-        new_q = class_posteriors(theta[:cut].reshape(shapes[0]), theta[cut:].reshape(shapes[1]), item, worker,
-                                 label, n_items)
-        moved = np.abs(new_q - q).max()
-        q = new_q
-        if moved < tol:
-            break
-    return q

@@ -15,6 +15,7 @@ behind ``RobSymNMF(em=True, smoothing=0.01)`` (``robsymnmf-em-smoothed``; 0.01 i
 ``methods.METHODS`` (``RobSymNMF()`` is ``robsymnmf``: MAP, no EM), and ``RobSymNMF(weighted=False)``, which has no EM
 variant, stays valid."""
 from ._base import _Aggregator
+from .auto import AutoAggregator
 from .cnmf import CNMF
 from .dawid_skene import DawidSkene
 from .des_sym_nmf import DesSymNMF
@@ -23,7 +24,7 @@ from .examples import example_answers
 from .ghosh_svd import GhoshSVD
 from .kos import KOS
 from .majority_vote import MajorityVote
-from .minimax_entropy import MinimaxEntropy
+from .minimax_entropy import MinimaxEntropy, MinimaxEntropyCV
 from .multispa import MultiSPA
 from .rob_sym_nmf import RobSymNMF
 from .spectral_ds import SpectralDS
@@ -31,5 +32,6 @@ from .sym_nmf import SymNMF
 
 ESTIMATORS: dict[str, type[_Aggregator]] = {
     cls.__name__: cls for cls in (MajorityVote, DawidSkene, SymNMF, DesSymNMF, RobSymNMF, MultiSPA, CNMF, SpectralDS,
-                                  MinimaxEntropy, KOS, GhoshSVD, EigenRatio)}
+                                  MinimaxEntropy, MinimaxEntropyCV, KOS, GhoshSVD, EigenRatio,
+                                  AutoAggregator)}
 __all__ = [*ESTIMATORS, "ESTIMATORS", "example_answers"]

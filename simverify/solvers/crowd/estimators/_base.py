@@ -6,12 +6,19 @@ from __future__ import annotations
 import pandas as pd
 
 from ....datasets.crowd import from_frame
-from ....validation import Boolean, Integer, Real, Seed, validate_params
+from ....validation import Boolean, Integer, Options, Real, Seed, validate_params
 from ..codes import answers_problem
-from ..methods import Aggregation, aggregate, check_method, em_from_cooccurrence_model
+from ..methods import PER_ANNOTATOR, Aggregation, aggregate, check_method, em_from_cooccurrence_model
+from ..pipeline import ALIGNMENTS
 
 EM_CONSTRAINTS = {"n_iter": Integer(0), "tol": Real(0.0)}  # n_iter = 0 is crowd-kit's iteration 0 (no EM step)
 SEED_CONSTRAINT = [Seed(), None]
+ALIGNMENT_CONSTRAINT = Options(*ALIGNMENTS)  # 'common' (Proposition 1) or 'per-annotator' (the authors' code)
+
+
+def aligned(start: str, alignment: str) -> str:
+    """The method name of the co-occurrence model ``start`` under ``alignment`` (robsymnmf-per-annotator)."""
+    return start + (PER_ANNOTATOR if alignment == "per-annotator" else "")
 
 
 class _Aggregator:
@@ -70,14 +77,17 @@ class _EMRefined(_Aggregator):
     the share ``smoothing`` of the uniform confusion (0: the paper's start; model.START_SMOOTHING is the
     -em-smoothed methods' share, which lets EM leave the start's exact zeros). smoothing needs em=True."""
     start = ""
-    _parameter_constraints = {"em": Boolean(), **EM_CONSTRAINTS, "smoothing": Real(0.0, 1.0, closed="left")}
+    _parameter_constraints = {"em": Boolean(), **EM_CONSTRAINTS, "smoothing": Real(0.0, 1.0, closed="left"),
+                              "alignment": ALIGNMENT_CONSTRAINT}
 
     def _method(self) -> str:
         if self.smoothing and not self.em:
             raise ValueError(f"{type(self).__name__}: smoothing={self.smoothing!r} applies to EM's start: set em=True")
-        return f"{self.start}-em" if self.em else self.start
+        start = aligned(self.start, self.alignment)
+        return f"{start}-em" if self.em else start
 
     def _aggregate(self, answers) -> Aggregation:
         if self.em:
-            return em_from_cooccurrence_model(answers, self.start, self.n_iter, self.tol, self.smoothing)
+            return em_from_cooccurrence_model(answers, aligned(self.start, self.alignment), self.n_iter, self.tol,
+                                              self.smoothing)
         return super()._aggregate(answers)

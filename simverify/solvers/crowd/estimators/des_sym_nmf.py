@@ -21,6 +21,11 @@ class DesSymNMF(_EMRefined):
         A number in [0, 1): EM starts from the learned model with each confusion column mixed as
         (1 - smoothing) A + smoothing / K (0: the paper's start; 0.01: the ``-em-smoothed`` method). A nonzero
         value needs em=True (fit refuses it otherwise).
+    alignment : {'common', 'per-annotator'}, default='common'
+        'common': one class permutation for all annotators (the paper's Proposition 1). 'per-annotator': each
+        annotator's confusion aligned on its own after flooring at 1e-3, as the authors' released code does
+        (``dessymnmf-per-annotator``; not printed in the paper). The code then runs 10 EM rounds: em=True,
+        n_iter=10, tol=0 (``dessymnmf-per-annotator-em``).
 
     Attributes
     ----------
@@ -49,8 +54,10 @@ class DesSymNMF(_EMRefined):
     """
     start = "dessymnmf"
 
-    def __init__(self, em: bool = False, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL, smoothing: float = 0.0):
+    def __init__(self, em: bool = False, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL, smoothing: float = 0.0,
+                 alignment: str = "common"):
         self.em = em
         self.n_iter = n_iter
         self.tol = tol
         self.smoothing = smoothing
+        self.alignment = alignment

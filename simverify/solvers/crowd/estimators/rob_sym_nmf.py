@@ -28,6 +28,11 @@ class RobSymNMF(_EMRefined):
         A number in [0, 1): EM starts from the learned model with each confusion column mixed as
         (1 - smoothing) A + smoothing / K (0: the paper's start; 0.01: the ``-em-smoothed`` method). A nonzero
         value needs em=True (fit refuses it otherwise).
+    alignment : {'common', 'per-annotator'}, default='common'
+        'common': one class permutation for all annotators (the paper's Proposition 1). 'per-annotator': each
+        annotator's confusion aligned on its own after flooring at 1e-3, as the authors' released code does
+        (``robsymnmf-per-annotator``; not printed in the paper; weighted only). The code then runs 10 EM rounds:
+        em=True, n_iter=10, tol=0 (``robsymnmf-per-annotator-em``).
 
     Attributes
     ----------
@@ -61,17 +66,18 @@ class RobSymNMF(_EMRefined):
     _parameter_constraints = {"weighted": Boolean(), **_EMRefined._parameter_constraints}
 
     def __init__(self, weighted: bool = True, em: bool = False, n_iter: int = EM_ITERATIONS, tol: float = EM_TOL,
-                 smoothing: float = 0.0):
+                 smoothing: float = 0.0, alignment: str = "common"):
         self.weighted = weighted
         self.em = em
         self.n_iter = n_iter
         self.tol = tol
         self.smoothing = smoothing
+        self.alignment = alignment
 
     def _method(self) -> str:
         if self.weighted:
             return super()._method()
-        if self.em or self.smoothing:
-            raise ValueError("RobSymNMF: the unweighted RobSymNMF (weighted=False) has no EM variant: set em=False "
-                             "and smoothing=0")
+        if self.em or self.smoothing or self.alignment != "common":
+            raise ValueError("RobSymNMF: the unweighted RobSymNMF (weighted=False) has no EM or per-annotator "
+                             "variant: set em=False, smoothing=0 and alignment='common'")
         return "robsymnmf-unweighted"

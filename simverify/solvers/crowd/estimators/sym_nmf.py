@@ -1,7 +1,7 @@
 """Shifted-ReLU SymNMF of the observed co-occurrences without imputation (``symnmf``)."""
 from __future__ import annotations
 
-from ._base import _Aggregator
+from ._base import ALIGNMENT_CONSTRAINT, _Aggregator, aligned
 
 
 class SymNMF(_Aggregator):
@@ -12,7 +12,10 @@ class SymNMF(_Aggregator):
 
     Parameters
     ----------
-    This aggregator takes no parameters.
+    alignment : {'common', 'per-annotator'}, default='common'
+        'common': one class permutation for all annotators (the paper's Proposition 1). 'per-annotator': each
+        annotator's confusion aligned on its own after flooring at 1e-3, as the authors' released code does
+        (``symnmf-per-annotator``; not printed in the paper).
 
     Attributes
     ----------
@@ -41,3 +44,10 @@ class SymNMF(_Aggregator):
     {'n': 0.53, 'y': 0.47}
     """
     method = "symnmf"
+    _parameter_constraints = {"alignment": ALIGNMENT_CONSTRAINT}
+
+    def __init__(self, alignment: str = "common"):
+        self.alignment = alignment
+
+    def _method(self) -> str:
+        return aligned(self.method, self.alignment)

@@ -9,8 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .crowd import rows_from_log
-from .jit import JIT
+from ..jit import JIT
 
 
 @njit(**JIT)
@@ -57,13 +56,44 @@ def expected_log_likelihood(sigma, tau, item, worker, label, q, alpha, beta, g_s
 
 
 @njit(**JIT)
-def class_posteriors(sigma, tau, item, worker, label, n_items):
-    """q (N, K) proportional to prod over the item's answers of P(label | c) (no class prior, as the original)."""
-    K = sigma.shape[1]
-    log_q = np.zeros((n_items, K))
-    prob = np.empty(K)
-    for a in range(item.size):
-        i, j, x = worker[a], item[a], label[a]
+def _item_log_likelihoods(sigma, tau, j, worker, label, lo, hi, probs, log_q):
+    """log_q[c] = sum over the answers lo..hi (of item j) of log P(label | c); probs[t - lo, c] gets P(. | c)."""
+    K = log_q.size
+    log_q[:] = 0.0
+    for t in range(lo, hi):
+        i, x = worker[t], label[t]
         for c in range(K):
-            log_q[j, c] += sigma[i, c, x] + tau[j, c, x] - _softmax_row(sigma, tau, i, j, c, prob)
-    return rows_from_log(log_q)
+            log_q[c] += sigma[i, c, x] + tau[j, c, x] - _softmax_row(sigma, tau, i, j, c, probs[t - lo, c])
+
+
+@njit(**JIT)
+def marginal_log_likelihood(sigma, tau, item_ptr, worker, label, alpha, beta, q, g_sigma, g_tau, probs):
+    """The penalised log-likelihood with the true classes summed out under a uniform prior (the original's):
+    sum_j log (1/K) sum_c prod_{answers of j} P(label | c) - alpha/2 ||tau||^2 - beta/2 ||sigma||^2. Answers sorted
+    by item: those of item j are item_ptr[j]..item_ptr[j + 1] of worker, label (n,). Writes each item's posterior
+    into q (N, K) and the gradient into g_sigma (M, K, K), g_tau (N, K, K) (Fisher's identity: the expected
+    complete-data gradient under q); probs (largest item degree, K, K) is scratch. Returns the value."""
+    K = sigma.shape[1]
+    g_sigma[:] = -beta * sigma
+    g_tau[:] = -alpha * tau
+    total = -0.5 * (alpha * np.sum(tau * tau) + beta * np.sum(sigma * sigma))
+    log_q = np.empty(K)
+    for j in range(item_ptr.size - 1):
+        lo, hi = item_ptr[j], item_ptr[j + 1]
+        _item_log_likelihoods(sigma, tau, j, worker, label, lo, hi, probs, log_q)
+        top = log_q.max()
+        norm = 0.0
+        for c in range(K):
+            q[j, c] = np.exp(log_q[c] - top)
+            norm += q[j, c]
+        for c in range(K):
+            q[j, c] /= norm
+        total += top + np.log(norm / K)
+        for t in range(lo, hi):
+            i, x = worker[t], label[t]
+            for c in range(K):
+                for k in range(K):
+                    g = q[j, c] * ((1.0 if k == x else 0.0) - probs[t - lo, c, k])
+                    g_sigma[i, c, k] += g
+                    g_tau[j, c, k] += g
+    return total

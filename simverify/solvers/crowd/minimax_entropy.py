@@ -1,0 +1,186 @@
+"""Regularised minimax conditional entropy (Zhou, Basu, Mao & Platt 2012; Zhou, Liu, Platt & Meek 2015), the
+categorical model of Liu's released code, which Ibrahim & Fu (2021) ran as the baseline 'MinimaxEntropy'.
+
+The model: P(annotator i answers k | item j of class c) = softmax_k(sigma[i, c, k] + tau[j, c, k]). The fit
+maximises the penalised log-likelihood with the classes summed out (uniform prior), whose EM the original runs;
+we run L-BFGS on it directly, from the terms fitted to majority-vote posteriors (the original's first M-step),
+to convergence; the original stops EM when no posterior moves by 5e-3 (at most 50 rounds, in the callers).
+
+Penalties: the authors' callers (main_AMT.m) set lambda_worker = K^2 / 4 and lambda_task = lambda_worker x
+(mean answers per worker) / (mean answers per item) = lambda_worker N / M; ``penalties_by_heldout_likelihood``
+chooses them instead by the held-out answers' likelihood over Liu's grid (XV_Likelihood_MinimaxEntropy_crowd_model.m),
+whose weakest point is that rule.
+Gold labels choose nothing here. Answers are integer codes: item, worker, label (n,)."""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import minimize
+
+from ...kernels.crowd.minimax import expected_log_likelihood, marginal_log_likelihood
+from ...kernels.rng import generator
+from ...validation import Integer, Real, Seed, check_parameter, require
+from .codes import check_codes
+
+WORKER_PENALTY_PER_CLASS_PAIR = 0.25  # the authors' callers: lambda_worker = K^2 / 4
+START_STEPS = 20  # L-BFGS iterations fitting the terms to majority-vote posteriors (the original's first M-step)
+MAX_STEPS = 1000  # L-BFGS iterations on the marginal likelihood at most
+FOLDS = 5  # Liu's default: each annotator's answers split into 5 folds
+GRID_EXPONENTS = (-2, -1, 0, 1, 2)  # Liu's grid: lambda_worker = 2^e K^2 (e = -2 is the authors' rule)
+FLAT = 1e-3  # posteriors all within this of uniform: the penalties flattened the model (warned)
+
+
+def default_penalties(n_items: int, n_workers: int, n_classes: int) -> tuple[float, float]:
+    """(alpha, beta) = (lambda_task, lambda_worker) by the authors' rule: beta = K^2 / 4, alpha = beta N / M."""
+    beta = WORKER_PENALTY_PER_CLASS_PAIR * n_classes ** 2
+    return beta * n_items / n_workers, beta
+
+
+@dataclass
+class MinimaxFit:
+    """sigma (M, K, K) worker terms, tau (N, K, K) item terms, posteriors (N, K), the penalised log-likelihood."""
+    sigma: np.ndarray
+    tau: np.ndarray
+    posteriors: np.ndarray
+    log_likelihood: float
+
+
+class _ByItem:
+    """Answers sorted by item (the kernel's layout): item_ptr (N + 1,), worker and label (n,), scratch."""
+
+    def __init__(self, item, worker, label, n_items, n_classes):
+        order = np.argsort(item, kind="stable")
+        self.item_ptr = np.zeros(n_items + 1, dtype=np.int64)
+        np.cumsum(np.bincount(item, minlength=n_items), out=self.item_ptr[1:])
+        self.worker, self.label = worker[order], label[order]
+        degree = int(np.diff(self.item_ptr).max()) if n_items else 0
+        self.probs = np.empty((max(degree, 1), n_classes, n_classes))
+
+    def evaluate(self, sigma, tau, alpha, beta, q, g_sigma, g_tau) -> float:
+        return marginal_log_likelihood(sigma, tau, self.item_ptr, self.worker, self.label, alpha, beta, q,
+                                       g_sigma, g_tau, self.probs)
+
+
+def _vote_fractions(item, label, n_items, n_classes) -> np.ndarray:
+    """(N, K) majority-vote fractions; uniform for an item without answers."""
+    counts = np.zeros((n_items, n_classes))
+    np.add.at(counts, (item, label), 1.0)
+    total = counts.sum(axis=1, keepdims=True)
+    return np.where(total > 0, counts / np.maximum(total, 1.0), 1.0 / n_classes)
+
+
+def fit_minimax(item, worker, label, n_items, n_workers, n_classes, alpha: float, beta: float) -> MinimaxFit:
+    """The model fitted at penalties alpha (item terms) and beta (worker terms); codes not checked here."""
+    K = n_classes
+    cut = n_workers * K * K
+    theta, grad = np.zeros(cut + n_items * K * K), np.empty(cut + n_items * K * K)
+
+    def split(v):  # (sigma, tau) views of a parameter vector
+        return v[:cut].reshape(n_workers, K, K), v[cut:].reshape(n_items, K, K)
+    g_sigma, g_tau = split(grad)
+    q = _vote_fractions(item, label, n_items, K)
+
+    def start(theta):  # the expected log-likelihood at the vote fractions
+        return -expected_log_likelihood(*split(theta), item, worker, label, q, alpha, beta, g_sigma, g_tau), -grad
+    theta = minimize(start, theta, jac=True, method="L-BFGS-B", options={"maxiter": START_STEPS}).x
+    by_item = _ByItem(item, worker, label, n_items, K)
+
+    def marginal(theta):
+        return -by_item.evaluate(*split(theta), alpha, beta, q, g_sigma, g_tau), -grad
+    theta = minimize(marginal, theta, jac=True, method="L-BFGS-B", options={"maxiter": MAX_STEPS}).x
+    value = by_item.evaluate(*split(theta), alpha, beta, q, g_sigma, g_tau)
+    return MinimaxFit(*split(theta), q.copy(), value)
+
+
+PARAMETERS = {"alpha": [Real(0.0), None], "beta": [Real(0.0), None], "folds": Integer(2), "seed": Seed(),
+              "exponents": [list, tuple]}
+
+
+def _check(owner, item, worker, label, n_items, n_workers, n_classes, **parameters) -> None:
+    check_codes(owner, item, worker, label, n_items, n_workers, n_classes)
+    for name, value in parameters.items():
+        check_parameter(owner, name, value, PARAMETERS[name])
+
+
+class FlatPosteriorsWarning(RuntimeWarning):
+    """The penalties flattened every item's posterior to within FLAT of uniform (the labels are then class order)."""
+
+
+def _warn_if_flat(posteriors: np.ndarray, alpha: float, beta: float, advice: str) -> None:
+    if posteriors.size and np.ptp(posteriors, axis=1).max() < FLAT:
+        warnings.warn(f"minimax-entropy: the penalties (alpha {alpha:.3g}, beta {beta:.3g}) flatten every item's "
+                      f"posterior to within {FLAT} of uniform: {advice}", FlatPosteriorsWarning, stacklevel=3)
+
+
+def minimax_entropy(item, worker, label, n_items, n_workers, n_classes, alpha: float | None = None,
+                    beta: float | None = None) -> np.ndarray:
+    """Posteriors (n_items, K) of regularised minimax conditional entropy; alpha penalises the item terms, beta the
+    worker terms; None: the authors' rule (``default_penalties``)."""
+    _check("minimax_entropy", item, worker, label, n_items, n_workers, n_classes, alpha=alpha, beta=beta)
+    rule = default_penalties(n_items, n_workers, n_classes)
+    alpha = rule[0] if alpha is None else alpha
+    beta = rule[1] if beta is None else beta
+    q = fit_minimax(item, worker, label, n_items, n_workers, n_classes, alpha, beta).posteriors
+    _warn_if_flat(q, alpha, beta, "pass smaller penalties, or aggregate by mv-em")
+    return q
+
+
+def answer_folds(worker: np.ndarray, n_workers: int, folds: int, seed) -> np.ndarray:
+    """(n,) fold of each answer: each annotator's answers in random order dealt to folds 0, 1, ... in turn (Liu's
+    partition by workers, balanced)."""
+    keys = generator(seed).random(worker.size)
+    order = np.lexsort((keys, worker))
+    first = np.zeros(n_workers + 1, dtype=np.int64)
+    np.cumsum(np.bincount(worker, minlength=n_workers), out=first[1:])
+    fold = np.empty(worker.size, dtype=np.int64)
+    fold[order] = (np.arange(worker.size) - first[worker[order]]) % folds
+    return fold
+
+
+@dataclass
+class PenaltyChoice:
+    """The penalties chosen, the grid (alpha, beta) pairs tried and their mean held-out log-likelihoods."""
+    alpha: float
+    beta: float
+    grid: list[tuple[float, float]]
+    heldout_log_likelihood: list[float]
+
+
+def penalties_by_heldout_likelihood(item, worker, label, n_items, n_workers, n_classes, folds: int = FOLDS,
+                                    seed=0, exponents=GRID_EXPONENTS) -> PenaltyChoice:
+    """Liu's cross-validation: for each e in ``exponents``, beta = 2^e K^2 and alpha = beta N / M (e = -2: the
+    authors' rule), fit on all folds but one and score the held-out answers by their likelihood (classes summed
+    out, uniform prior); keep the best mean score, ties to the stronger penalties. No gold label is used."""
+    owner = "penalties_by_heldout_likelihood"
+    _check(owner, item, worker, label, n_items, n_workers, n_classes, folds=folds, seed=seed, exponents=exponents)
+    require(len(exponents) >= 1, f"{owner}: exponents must hold at least one number")
+    for e in exponents:
+        check_parameter(owner, "each of exponents", e, Real(-60.0, 60.0))
+    alpha, beta = default_penalties(n_items, n_workers, n_classes)
+    grid = [(float(2.0 ** (e + 2) * alpha), float(2.0 ** (e + 2) * beta)) for e in exponents]
+    fold = answer_folds(worker, n_workers, folds, seed)
+    K = n_classes
+    scores = []
+    for alpha, beta in grid:
+        total = 0.0
+        for f in range(folds):
+            train, test = fold != f, fold == f
+            fit = fit_minimax(item[train], worker[train], label[train], n_items, n_workers, K, alpha, beta)
+            scorer = _ByItem(item[test], worker[test], label[test], n_items, K)
+            total += scorer.evaluate(fit.sigma, fit.tau, 0.0, 0.0, np.empty((n_items, K)), np.empty_like(fit.sigma),
+                                     np.empty_like(fit.tau))
+        scores.append(total / folds)
+    best = max(range(len(grid)), key=lambda g: (scores[g], grid[g][1]))
+    return PenaltyChoice(*grid[best], grid, scores)
+
+
+def minimax_entropy_cv(item, worker, label, n_items, n_workers, n_classes, folds: int = FOLDS,
+                       seed=0, exponents=GRID_EXPONENTS) -> tuple[np.ndarray, PenaltyChoice]:
+    """Posteriors (n_items, K) at the penalties chosen by held-out likelihood, and the choice."""
+    choice = penalties_by_heldout_likelihood(item, worker, label, n_items, n_workers, n_classes, folds, seed,
+                                             exponents)
+    q = fit_minimax(item, worker, label, n_items, n_workers, n_classes, choice.alpha, choice.beta).posteriors
+    _warn_if_flat(q, choice.alpha, choice.beta, "try smaller exponents, or aggregate by mv-em")
+    return q, choice
