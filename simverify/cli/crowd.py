@@ -24,9 +24,9 @@ import numpy as np
 from ..datasets import crowd as crowd_data
 from ..exceptions import UsageError
 from ..metrics import label_error
-from ..solvers.crowd.codes import AnnotatorGroupsWarning, answers_problem, groups_problem
+from ..solvers.crowd.codes import AnnotatorGroupsWarning, answers_problem, folds_problem, groups_problem
 from ..solvers.crowd.methods import METHODS, aggregate, check_method
-from ..solvers.crowd.minimax_entropy import FlatPosteriorsWarning
+from ..solvers.crowd.minimax_entropy import FOLDS, FlatPosteriorsWarning
 from ..solvers.crowd.selection import check_auto
 from ..store import check_writable_file
 
@@ -48,7 +48,8 @@ def add_parser(sub, fmt) -> None:
     ap.add_argument("--method", required=True, metavar="NAME", help="one of: " + ", ".join(METHODS))
     ap.add_argument("--out", metavar="PATH", help="write item labels and posteriors here (.csv: comma-separated, "
                     "else tab-separated)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of randomised methods (kos)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="seed of randomised methods (kos, spectral-ds, auto, minimax-entropy-cv's folds)")
     ap.add_argument("--json", action="store_true", help="print one JSON object with the run's summary")
     ap.set_defaults(fn=cmd_aggregate)
 
@@ -200,6 +201,9 @@ def cmd_aggregate(args) -> int:
             raise ValueError(f"{args.answers}: {args.method}: {problem}")
         if args.method == "auto":
             check_auto(answers)
+        folds = folds_problem(answers.worker, answers.n_workers, FOLDS) if args.method == "minimax-entropy-cv" else None
+        if folds:
+            raise ValueError(f"{args.answers}: {args.method}: {folds}")
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     groups = groups_problem(args.method, answers)
@@ -211,7 +215,7 @@ def cmd_aggregate(args) -> int:
         warnings.simplefilter("always", FlatPosteriorsWarning)
         result = aggregate(answers, args.method, seed=args.seed)
     elapsed = time.perf_counter() - start
-    for warning in caught:  # a fact of the result (minimax entropy's flat posteriors): one line each
+    for warning in caught:  # every warning of the run (minimax entropy's flat posteriors, ...): one line each
         sys.stderr.write(f"simverify: warning: {args.answers}: {warning.message}\n")
     n_gold = int((answers.gold >= 0).sum())
     error = label_error(result.posteriors, answers.gold) if n_gold else None
@@ -230,7 +234,8 @@ def cmd_aggregate(args) -> int:
                        skipped=result.choice.skipped)
     if result.penalties is not None:  # minimax-entropy-cv: the penalties chosen and their held-out scores
         summary.update(alpha=result.penalties.alpha, beta=result.penalties.beta,
-                       heldout_loglik=result.penalties.heldout_log_likelihood)
+                       heldout_loglik=[{"alpha": a, "beta": b, "loglik": score} for (a, b), score in
+                                       zip(result.penalties.grid, result.penalties.heldout_log_likelihood)])
     if args.json:
         print(json.dumps(summary))
     else:
@@ -243,5 +248,5 @@ def cmd_aggregate(args) -> int:
             print(f"auto: {result.choice.explain()}")
         if result.penalties is not None:
             print(f"penalties: alpha {result.penalties.alpha:.4g}, beta {result.penalties.beta:.4g} (largest "
-                  "held-out log-likelihood of the answers over 5 folds)")
+                  f"held-out log-likelihood of the answers over {FOLDS} folds)")
     return 0

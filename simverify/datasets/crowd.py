@@ -72,15 +72,26 @@ class Answers:
         """The answers where ``keep`` (n,) is True, items recoded by their place in ``items`` (codes, each kept
         answer's item among them; gold labels follow), annotators by their place in ``workers`` (codes, each kept
         answer's annotator among them; None: every annotator kept, codes unchanged)."""
-        item_code = _recoding(self.n_items, items)
-        worker_code = np.arange(self.n_workers) if workers is None else _recoding(self.n_workers, workers)
+        keep, items = np.asarray(keep), np.asarray(items)
+        require(keep.dtype == bool and keep.shape == self.item.shape,
+                f"Answers.subset: keep must be a boolean array of {self.item.size} entries, got {keep.dtype} "
+                f"{keep.shape}")
+        item_code = _recoding(self.n_items, items, "items")
+        worker_code = (np.arange(self.n_workers) if workers is None else
+                       _recoding(self.n_workers, np.asarray(workers), "workers"))
+        require(bool((item_code[self.item[keep]] >= 0).all()) and bool((worker_code[self.worker[keep]] >= 0).all()),
+                "Answers.subset: a kept answer's item or annotator is not among those chosen")
         worker_ids = self.worker_ids if workers is None else self.worker_ids[workers]
         return Answers(item_code[self.item[keep]], worker_code[self.worker[keep]], self.label[keep],
                        self.item_ids[items], worker_ids, self.classes, self.gold[items])
 
 
-def _recoding(size: int, chosen: np.ndarray) -> np.ndarray:
-    """(size,) the place of each code in ``chosen``, -1 for a code not chosen."""
+def _recoding(size: int, chosen: np.ndarray, name: str) -> np.ndarray:
+    """(size,) the place of each code in ``chosen`` (distinct codes in 0..size - 1), -1 for a code not chosen."""
+    require(chosen.ndim == 1 and (chosen.size == 0 or (chosen.dtype.kind in "iu" and int(chosen.min()) >= 0
+                                                        and int(chosen.max()) < size))
+            and np.unique(chosen).size == chosen.size,
+            f"Answers.subset: {name} must be distinct integer codes in 0..{size - 1}")
     code = np.full(size, -1, dtype=np.int64)
     code[chosen] = np.arange(len(chosen))
     return code

@@ -138,6 +138,12 @@ CROWD_REFUSALS = [
     (lambda: MinimaxEntropy(beta="x"), "MinimaxEntropy: beta must be a finite number in [0, inf) or None, got 'x'"),
     (lambda: MinimaxEntropyCV(folds=1), "MinimaxEntropyCV: folds must be an integer >= 2, got 1"),
     (lambda: MinimaxEntropyCV(folds=True), "MinimaxEntropyCV: folds must be an integer >= 2, got True"),
+    (lambda: MinimaxEntropyCV(exponents="x"), "MinimaxEntropyCV: exponents must be a list or a tuple, got 'x'"),
+    (lambda: MinimaxEntropyCV(exponents=[]), "MinimaxEntropyCV: exponents must hold at least one number"),
+    (lambda: MinimaxEntropyCV(exponents=[0, NAN]),
+     "MinimaxEntropyCV: each of exponents must be a finite number in [-60, 60], got nan"),
+    (lambda: MinimaxEntropyCV(exponents=[True]),
+     "MinimaxEntropyCV: each of exponents must be a finite number in [-60, 60], got True"),
     (lambda: KOS(random_state=-1),
      "KOS: random_state must be a seed (an integer >= 0, a SeedSequence or a list of integers >= 0) or None, got -1"),
     (lambda: DesSymNMF(smoothing=0.01), "DesSymNMF: smoothing=0.01 applies to EM's start: set em=True"),
@@ -455,8 +461,9 @@ def test_streams_and_the_helpers_on_them_refuse_bad_input_in_one_line(call, need
 
 @pytest.mark.parametrize("seed", [2.5, True, -1, "x", [], None])
 def test_aggregate_refuses_a_seed_that_is_not_a_root_seed_for_every_method(seed):
+    from simverify.solvers.crowd.methods import METHODS
     a = crowd.shipped("bluebird")
-    for method in ("mv", "spectral-ds"):
+    for method in METHODS:  # refused before the method runs, whatever it is
         one_line_refusal(lambda method=method: aggregate(a, method, seed=seed),
                          "aggregate: seed must be a seed (an integer >= 0, a SeedSequence or a list of integers >= "
                          f"0), got {seed!r}")

@@ -512,13 +512,14 @@ def test_an_interrupted_aggregate_says_so_in_one_line_without_speaking_of_cells(
     assert (code, stdout, err) == (130, "", "simverify: interrupted\n") and not out.exists()
 
 
-def test_minimax_entropy_says_in_one_line_when_its_penalties_flatten_every_posterior(capsys):
+def test_minimax_entropy_says_in_one_line_when_its_penalties_flatten_the_posteriors(capsys):
     code, stdout, err = run(capsys, "--answers", str(DATA / "labelme.txt"), "--truth",
                             str(DATA / "labelme_truth.txt"), "--method", "minimax-entropy")
     assert code == 0 and stdout.startswith("minimax-entropy: 1000 items, 59 workers, 8 classes")
     lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("simverify: warning: ") and "flatten every item's posterior" in \
-        lines[0] and "Warning" not in err
+    assert len(lines) == 1 and lines[0].startswith("simverify: warning: ") and \
+        "every one of the 1000 answered items' posteriors lie within 0.001 of uniform" in lines[0] and \
+        "Warning" not in err
     code, stdout, err = run(capsys, "--answers", str(DATA / "bluebird.txt"), "--method", "minimax-entropy")
     assert code == 0 and err == ""
 
@@ -529,4 +530,15 @@ def test_minimax_entropy_cv_reports_the_penalties_it_chose_in_json(capsys):
     summary = json.loads(stdout)
     assert code == 0 and err == ""
     assert (round(summary["alpha"], 4), summary["beta"]) == (round(108 / 39, 4), 1.0)  # the rule: e = -2
-    assert len(summary["heldout_loglik"]) == 5 and summary["error_rate"] == 9 / 108
+    assert [set(point) for point in summary["heldout_loglik"]] == [{"alpha", "beta", "loglik"}] * 5
+    assert max(summary["heldout_loglik"], key=lambda p: p["loglik"])["beta"] == 1.0 and summary["error_rate"] == 9 / 108
+
+
+def test_minimax_entropy_cv_on_annotators_of_one_answer_each_is_refused_at_plan_naming_the_folds(tmp_path, capsys):
+    answers = tmp_path / "once.csv"
+    answers.write_text("task,worker,label\na,w1,x\na,w2,y\na,w3,x\nb,w4,y\nb,w5,y\n")
+    out = tmp_path / "labels.csv"
+    assert_one_line(run(capsys, "--answers", str(answers), "--method", "minimax-entropy-cv", "--out", str(out)), 2,
+                    f"{answers}: minimax-entropy-cv: 5 folds of each annotator's answers need an annotator with at "
+                    "least 5 answers; the most active gave 1: choose fewer folds, or minimax-entropy")
+    assert not out.exists()

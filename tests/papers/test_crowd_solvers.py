@@ -1,6 +1,4 @@
 """The SymNMF family and baselines against naive references and noiseless identities (Ibrahim & Fu 2021)."""
-import warnings
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -204,7 +202,7 @@ def test_estimators_take_crowdkit_frames_with_string_ids_and_expose_its_attribut
     assert set(ESTIMATORS) >= {"MajorityVote", "DawidSkene", "RobSymNMF", "DesSymNMF", "MultiSPA", "KOS"}
     with pytest.raises(ValueError, match="lacks columns"):
         DawidSkene().fit(frame.rename(columns={"task": "item"}))
-    with pytest.raises(ValueError, match="no EM variant"):
+    with pytest.raises(ValueError, match="no EM or per-annotator variant"):
         RobSymNMF(weighted=False, em=True).fit(frame)
     one_step = DawidSkene(n_iter=1, tol=0.0).fit(frame)  # crowd-kit's constructor arguments
     assert (one_step.n_iter, one_step.tol) == (1, 0.0) and np.allclose(one_step.probas_.sum(axis=1), 1)
@@ -294,137 +292,6 @@ def test_the_smoothed_methods_and_estimators_equal_em_from_the_smoothed_model():
         assert np.allclose(probas, direct.posteriors)
         with pytest.raises(ValueError, match="em=True"):
             estimator(smoothing=START_SMOOTHING).fit(crowd.to_frame(a))  # smoothing without EM is refused
-
-
-@settings(deadline=None, max_examples=15)
-@given(st.integers(2, 4), st.integers(0, 2**31 - 1))
-def test_minimax_entropy_gradient_matches_finite_differences(K, seed):
-    from simverify.kernels.crowd.minimax import expected_log_likelihood
-    rng = np.random.default_rng(seed)
-    n, N, M = 40, 10, 5
-    item, worker, label = rng.integers(0, N, n), rng.integers(0, M, n), rng.integers(0, K, n)
-    sigma, tau = rng.normal(size=(M, K, K)), rng.normal(size=(N, K, K))
-    q = rng.dirichlet(np.ones(K), size=N)
-    g_sigma, g_tau = np.empty_like(sigma), np.empty_like(tau)
-    value = expected_log_likelihood(sigma, tau, item, worker, label, q, 0.7, 0.3, g_sigma, g_tau)
-    h = 1e-6
-    for params, grad in ((sigma, g_sigma), (tau, g_tau)):
-        index = tuple(rng.integers(0, s) for s in params.shape)
-        params[index] += h
-        moved = expected_log_likelihood(sigma, tau, item, worker, label, q, 0.7, 0.3, np.empty_like(sigma),
-                                        np.empty_like(tau))
-        params[index] -= h
-        assert abs((moved - value) / h - grad[index]) < 1e-4 * max(1.0, abs(grad[index]))
-
-
-def _minimax_problem(rng, n=60, N=12, M=6, K=3):
-    item, worker, label = rng.integers(0, N, n), rng.integers(0, M, n), rng.integers(0, K, n)
-    return item, worker, label, rng.normal(size=(M, K, K)), rng.normal(size=(N, K, K))
-
-
-def _by_item(item, worker, label, N, K):
-    from simverify.solvers.crowd.minimax_entropy import _ByItem
-    return _ByItem(item, worker, label, N, K)
-
-
-def test_minimax_marginal_likelihood_and_posteriors_equal_a_naive_reference():
-    rng = np.random.default_rng(5)
-    N, K, alpha, beta = 12, 3, 0.7, 0.3
-    item, worker, label, sigma, tau = _minimax_problem(rng, N=N, K=K)
-    item[item == 4] = 5  # an item without answers: uniform posterior, no term
-    logits = sigma[worker] + tau[item]  # (n, c, k)
-    log_p = logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))
-    log_q = np.zeros((N, K))
-    np.add.at(log_q, item, log_p[np.arange(item.size), :, label])
-    naive = np.log(np.exp(log_q).mean(axis=1)).sum() - 0.5 * (alpha * (tau ** 2).sum() + beta * (sigma ** 2).sum())
-    q = np.empty((N, K))
-    value = _by_item(item, worker, label, N, K).evaluate(sigma, tau, alpha, beta, q, np.empty_like(sigma),
-                                                          np.empty_like(tau))
-    assert np.isclose(value, naive, rtol=1e-12)
-    assert np.allclose(q, np.exp(log_q) / np.exp(log_q).sum(axis=1, keepdims=True))
-    assert np.allclose(q[4], 1 / K)
-
-
-@settings(deadline=None, max_examples=15)
-@given(st.integers(2, 4), st.integers(0, 2**31 - 1))
-def test_minimax_marginal_likelihood_gradient_matches_finite_differences(K, seed):
-    rng = np.random.default_rng(seed)
-    item, worker, label, sigma, tau = _minimax_problem(rng, n=40, N=10, M=5, K=K)
-    scorer = _by_item(item, worker, label, 10, K)
-    q, g_sigma, g_tau = np.empty((10, K)), np.empty_like(sigma), np.empty_like(tau)
-    value = scorer.evaluate(sigma, tau, 0.7, 0.3, q, g_sigma, g_tau)
-    h = 1e-6
-    for params, grad in ((sigma, g_sigma), (tau, g_tau)):
-        index = tuple(rng.integers(0, s) for s in params.shape)
-        params[index] += h
-        moved = scorer.evaluate(sigma, tau, 0.7, 0.3, q.copy(), np.empty_like(sigma), np.empty_like(tau))
-        params[index] -= h
-        assert abs((moved - value) / h - grad[index]) < 1e-4 * max(1.0, abs(grad[index]))
-
-
-def test_minimax_fit_is_near_stationary_and_above_its_start():
-    from simverify.solvers.crowd.minimax_entropy import fit_minimax
-    a = crowd.shipped("bluebird")
-    fit = fit_minimax(*_codes(a), alpha=2.0, beta=1.0)
-    K = a.n_classes
-    g_sigma, g_tau = np.empty_like(fit.sigma), np.empty_like(fit.tau)
-    scorer = _by_item(a.item, a.worker, a.label, a.n_items, K)
-    at_fit = scorer.evaluate(fit.sigma, fit.tau, 2.0, 1.0, np.empty((a.n_items, K)), g_sigma, g_tau)
-    at_zero = scorer.evaluate(0 * fit.sigma, 0 * fit.tau, 2.0, 1.0, np.empty((a.n_items, K)), g_sigma.copy(),
-                              g_tau.copy())
-    assert at_fit == fit.log_likelihood and at_fit > at_zero
-    # L-BFGS stops on a relative gain below ~2e-9 (scipy's default): the gradient is small on the value's scale
-    assert max(np.abs(g_sigma).max(), np.abs(g_tau).max()) < 1e-5 * abs(at_fit)
-
-
-def test_minimax_entropy_estimator_uses_the_authors_rule_by_default_and_passes_its_penalties():
-    from simverify.solvers.crowd.estimators import MinimaxEntropy
-    from simverify.solvers.crowd.minimax_entropy import default_penalties, minimax_entropy
-    a = crowd.shipped("bluebird")
-    frame = crowd.to_frame(a)
-    default = MinimaxEntropy().fit(frame)
-    beta = a.n_classes ** 2 / 4
-    assert (default.alpha_, default.beta_) == default_penalties(a.n_items, a.n_workers, a.n_classes)
-    assert (default.alpha_, default.beta_) == (beta * a.n_items / a.n_workers, beta)
-    fitted = MinimaxEntropy(alpha=0.5, beta=2.0).fit(frame).probas_.to_numpy()
-    assert np.allclose(fitted, minimax_entropy(*_codes(a), alpha=0.5, beta=2.0))
-    assert not np.allclose(fitted, default.probas_.to_numpy())
-
-
-def test_minimax_entropy_warns_when_its_penalties_flatten_every_posterior():
-    from simverify.solvers.crowd.minimax_entropy import minimax_entropy
-    a = crowd.shipped("bluebird")
-    from simverify.solvers.crowd.minimax_entropy import FlatPosteriorsWarning
-    with pytest.warns(FlatPosteriorsWarning, match="flatten every item's posterior"):
-        q = minimax_entropy(*_codes(a), alpha=1e6, beta=1e6)
-    assert np.ptp(q, axis=1).max() < 1e-3
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        minimax_entropy(*_codes(a))
-
-
-def test_answer_folds_deal_each_annotators_answers_evenly_and_depend_only_on_the_seed():
-    from simverify.solvers.crowd.minimax_entropy import answer_folds
-    a = crowd.shipped("rte")
-    fold = answer_folds(a.worker, a.n_workers, 5, seed=3)
-    counts = np.zeros((a.n_workers, 5), dtype=int)
-    np.add.at(counts, (a.worker, fold), 1)
-    assert (counts.max(axis=1) - counts.min(axis=1) <= 1).all()
-    assert np.array_equal(fold, answer_folds(a.worker, a.n_workers, 5, seed=3))
-    assert not np.array_equal(fold, answer_folds(a.worker, a.n_workers, 5, seed=4))
-
-
-def test_minimax_entropy_cv_keeps_the_grid_point_of_largest_heldout_likelihood_and_reads_no_gold():
-    from simverify.solvers.crowd.estimators import MinimaxEntropyCV
-    from simverify.solvers.crowd.minimax_entropy import GRID_EXPONENTS, minimax_entropy
-    a = crowd.shipped("bluebird")
-    model = MinimaxEntropyCV(folds=3).fit(crowd.to_frame(a))
-    scores = model.heldout_log_likelihood_
-    assert len(scores) == len(GRID_EXPONENTS)
-    assert (model.alpha_, model.beta_) == scores.idxmax()
-    assert np.allclose(model.probas_.to_numpy(), minimax_entropy(*_codes(a), alpha=model.alpha_, beta=model.beta_))
-    shuffled = crowd.to_frame(replace(a, gold=np.roll(a.gold, 1)))
-    assert np.array_equal(MinimaxEntropyCV(folds=3).fit(shuffled).probas_.to_numpy(), model.probas_.to_numpy())
 
 
 @pytest.mark.parametrize("tie", ["yes", None, 1, [1]])
@@ -520,3 +387,10 @@ def test_auto_aggregator_is_the_auto_method_and_says_what_it_chose():
     assert model.chosen_ == reference.choice.method
     assert model.heldout_log_likelihood_.to_dict() == reference.choice.scores
     assert np.array_equal(model.probas_.to_numpy(), reference.posteriors)
+
+
+def test_auto_aggregator_refuses_fewer_tasks_than_folds_naming_itself():
+    from simverify.solvers.crowd.estimators import AutoAggregator, example_answers
+    with pytest.raises(ValueError, match=r"^AutoAggregator: auto holds out 5 folds of items and needs at least 5 "
+                                         r"items, got 2; choose a method$"):
+        AutoAggregator().fit(example_answers().head(8))

@@ -20,8 +20,8 @@ def _codes(owner: str, name: str, codes, size: int, n: int | None) -> None:
     require(arr.ndim == 1 and arr.dtype.kind in "iu",
             f"{owner}: {name} must be a 1-d array of integer codes, got dtype {arr.dtype} and shape {arr.shape}")
     require(n is None or arr.size == n, f"{owner}: {name} has {arr.size} entries, item {n}")
-    require(arr.size == 0 or (int(arr.min()) >= 0 and int(arr.max()) < size),
-            f"{owner}: {name} codes must lie in 0..{size - 1}, got {int(arr.min())}..{int(arr.max())}")
+    if arr.size and not (int(arr.min()) >= 0 and int(arr.max()) < size):
+        raise ValueError(f"{owner}: {name} codes must lie in 0..{size - 1}, got {int(arr.min())}..{int(arr.max())}")
 
 
 def check_codes(owner: str, item, worker, label, n_items: int, n_workers: int, n_classes: int) -> None:
@@ -66,6 +66,22 @@ ONE_MODEL_METHODS = (*SHARED_ITEM_METHODS[:-1], "spectral-ds")  # one model from
 MINIMAX_COPIES = 26  # minimax entropy's (N + M) K^2 terms: theta, gradient, L-BFGS's 2 x 10 pairs, scratch
 
 
+def minimax_bytes(n_items: int, n_workers: int, n_classes: int) -> int:
+    """Bytes minimax entropy's fit holds: MINIMAX_COPIES float64 copies of its (N + M) K^2 terms."""
+    return 8 * MINIMAX_COPIES * (n_items + n_workers) * n_classes ** 2
+
+
+def folds_problem(worker: np.ndarray, n_workers: int, folds: int) -> str | None:
+    """Why ``folds`` folds of each annotator's answers (Liu's partition) cannot serve, or None: the most active
+    annotator must have at least ``folds`` answers, or a fold holds no answer (with one answer each, holding out
+    fold 0 leaves nothing to fit)."""
+    most = int(np.bincount(worker, minlength=n_workers).max()) if worker.size else 0
+    if folds <= most:
+        return None
+    return (f"{folds} folds of each annotator's answers need an annotator with at least {folds} answers; the most "
+            f"active gave {most}: choose fewer folds, or minimax-entropy")
+
+
 def model_of(method: str) -> str:
     """The method whose model ``method`` learns: its -em and -per-annotator variants refine or re-align that model
     (robsymnmf-per-annotator-em -> robsymnmf)."""
@@ -98,14 +114,14 @@ def memory_problem(method: str, answers) -> str | None:
     base = model_of(method)
     blocks = base in (*SHARED_ITEM_METHODS[:-1], "robsymnmf-components", "auto")
     need = 8 * (4 * (N * K + M * K * K) + (3 * M * M * K * K if blocks else 0)
-                + (MINIMAX_COPIES * (N + M) * K * K if base.startswith("minimax-entropy") else 0))
+                + (minimax_bytes(N, M, K) if base.startswith("minimax-entropy") else 0))
     if need <= CO_OCCURRENCE_BYTES:
         return None
     what = "co-occurrences (M^2 K^2 blocks), posteriors and confusions" if blocks else "posteriors and confusions"
     items = f"{N} item{'s' if N != 1 else ''}"
     return (f"{items}, {M} annotators and {K} classes need about {need / 2 ** 30:.3g} GiB of {what}; the limit "
             f"is {CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB" + (": aggregate by mv, mv-em or minimax-entropy" if blocks
-                                                              else ": fewer classes or annotators"))
+                                                              else ": fewer classes, items or annotators"))
 
 
 class AnnotatorGroupsWarning(RuntimeWarning):

@@ -71,7 +71,7 @@ class Aggregation:
     posteriors: np.ndarray
     model: DawidSkeneModel | None = None
     choice: object | None = None
-    penalties: object | None = None
+    penalties: minimax_entropy.PenaltyChoice | None = None
 
 
 def _codes(answers):

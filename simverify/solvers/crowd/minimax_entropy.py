@@ -3,7 +3,8 @@ categorical model of Liu's released code, which Ibrahim & Fu (2021) ran as the b
 
 The model: P(annotator i answers k | item j of class c) = softmax_k(sigma[i, c, k] + tau[j, c, k]). The fit
 maximises the penalised log-likelihood with the classes summed out (uniform prior), whose EM the original runs;
-we run L-BFGS on it directly, from the terms fitted to majority-vote posteriors (the original's first M-step),
+we run L-BFGS on it directly, from the terms fitted to majority-vote posteriors (as the original's first
+M-step, which fits each worker's and each item's terms in turn, 25 steps each),
 to convergence; the original stops EM when no posterior moves by 5e-3 (at most 50 rounds, in the callers).
 
 Penalties: the authors' callers (main_AMT.m) set lambda_worker = K^2 / 4 and lambda_task = lambda_worker x
@@ -20,22 +21,33 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ...kernels.crowd.minimax import expected_log_likelihood, marginal_log_likelihood
+from ...kernels.jit import one_blas_thread
 from ...kernels.rng import generator
 from ...validation import Integer, Real, Seed, check_parameter, require
-from .codes import check_codes
+from .codes import CO_OCCURRENCE_BYTES, check_codes, folds_problem, minimax_bytes
+from .votes import vote_counts
 
 WORKER_PENALTY_PER_CLASS_PAIR = 0.25  # the authors' callers: lambda_worker = K^2 / 4
-START_STEPS = 20  # L-BFGS iterations fitting the terms to majority-vote posteriors (the original's first M-step)
+START_STEPS = 20  # L-BFGS iterations fitting all terms at once to majority-vote posteriors (the start)
 MAX_STEPS = 1000  # L-BFGS iterations on the marginal likelihood at most
+MEMORY_PAIRS = 10  # L-BFGS's correction pairs (scipy's default, stated: codes.MINIMAX_COPIES counts them)
 FOLDS = 5  # Liu's default: each annotator's answers split into 5 folds
 GRID_EXPONENTS = (-2, -1, 0, 1, 2)  # Liu's grid: lambda_worker = 2^e K^2 (e = -2 is the authors' rule)
 FLAT = 1e-3  # posteriors all within this of uniform: the penalties flattened the model (warned)
 
 
 def default_penalties(n_items: int, n_workers: int, n_classes: int) -> tuple[float, float]:
-    """(alpha, beta) = (lambda_task, lambda_worker) by the authors' rule: beta = K^2 / 4, alpha = beta N / M."""
+    """(alpha, beta) = (lambda_task, lambda_worker) by the authors' rule: beta = K^2 / 4, alpha = beta N / M (their
+    mean(DegWork) / mean(DegTask); their K counts the labels answered, ours the classes, declared ones included)."""
     beta = WORKER_PENALTY_PER_CLASS_PAIR * n_classes ** 2
     return beta * n_items / n_workers, beta
+
+
+def resolve_penalties(alpha: float | None, beta: float | None, n_items: int, n_workers: int,
+                      n_classes: int) -> tuple[float, float]:
+    """(alpha, beta) with None replaced by the authors' rule (``default_penalties``)."""
+    rule = default_penalties(n_items, n_workers, n_classes)
+    return (rule[0] if alpha is None else alpha), (rule[1] if beta is None else beta)
 
 
 @dataclass
@@ -63,16 +75,26 @@ class _ByItem:
                                        g_sigma, g_tau, self.probs)
 
 
-def _vote_fractions(item, label, n_items, n_classes) -> np.ndarray:
+def _vote_fractions(item: np.ndarray, label: np.ndarray, n_items: int, n_classes: int) -> np.ndarray:
     """(N, K) majority-vote fractions; uniform for an item without answers."""
-    counts = np.zeros((n_items, n_classes))
-    np.add.at(counts, (item, label), 1.0)
+    counts = vote_counts(item, label, n_items, n_classes)
     total = counts.sum(axis=1, keepdims=True)
     return np.where(total > 0, counts / np.maximum(total, 1.0), 1.0 / n_classes)
 
 
-def fit_minimax(item, worker, label, n_items, n_workers, n_classes, alpha: float, beta: float) -> MinimaxFit:
-    """The model fitted at penalties alpha (item terms) and beta (worker terms); codes not checked here."""
+def _lbfgs(objective, theta: np.ndarray, steps: int) -> np.ndarray:
+    """scipy's L-BFGS-B for at most ``steps`` iterations, BLAS on one thread (its vector updates are small and
+    threaded BLAS measured up to 3x slower on a busy 2-core host)."""
+    with one_blas_thread():
+        return minimize(objective, theta, jac=True, method="L-BFGS-B",
+                        options={"maxiter": steps, "maxcor": MEMORY_PAIRS}).x
+
+
+def fit_minimax(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int, n_workers: int,
+                n_classes: int, alpha: float, beta: float) -> MinimaxFit:
+    """The model fitted to answers item, worker, label (n,) codes at penalties alpha (item terms) and beta (worker
+    terms): terms fitted to the vote fractions (START_STEPS), then the marginal likelihood to convergence. Codes
+    are not checked here."""
     K = n_classes
     cut = n_workers * K * K
     theta, grad = np.zeros(cut + n_items * K * K), np.empty(cut + n_items * K * K)
@@ -84,50 +106,63 @@ def fit_minimax(item, worker, label, n_items, n_workers, n_classes, alpha: float
 
     def start(theta):  # the expected log-likelihood at the vote fractions
         return -expected_log_likelihood(*split(theta), item, worker, label, q, alpha, beta, g_sigma, g_tau), -grad
-    theta = minimize(start, theta, jac=True, method="L-BFGS-B", options={"maxiter": START_STEPS}).x
+    theta = _lbfgs(start, theta, START_STEPS)
     by_item = _ByItem(item, worker, label, n_items, K)
 
     def marginal(theta):
         return -by_item.evaluate(*split(theta), alpha, beta, q, g_sigma, g_tau), -grad
-    theta = minimize(marginal, theta, jac=True, method="L-BFGS-B", options={"maxiter": MAX_STEPS}).x
+    theta = _lbfgs(marginal, theta, MAX_STEPS)
     value = by_item.evaluate(*split(theta), alpha, beta, q, g_sigma, g_tau)
     return MinimaxFit(*split(theta), q.copy(), value)
 
 
-PARAMETERS = {"alpha": [Real(0.0), None], "beta": [Real(0.0), None], "folds": Integer(2), "seed": Seed(),
-              "exponents": [list, tuple]}
+PARAMETERS = {"alpha": [Real(0.0), None], "beta": [Real(0.0), None], "folds": Integer(2), "seed": Seed()}
 
 
 def _check(owner, item, worker, label, n_items, n_workers, n_classes, **parameters) -> None:
     check_codes(owner, item, worker, label, n_items, n_workers, n_classes)
     for name, value in parameters.items():
         check_parameter(owner, name, value, PARAMETERS[name])
+    need = minimax_bytes(n_items, n_workers, n_classes)
+    require(need <= CO_OCCURRENCE_BYTES, f"{owner}: {n_items} items, {n_workers} annotators and {n_classes} classes "
+                                         f"need about {need / 2 ** 30:.3g} GiB; the limit is "
+                                         f"{CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB")
+    if "folds" in parameters:
+        problem = folds_problem(np.asarray(worker), n_workers, parameters["folds"])
+        require(problem is None, f"{owner}: {problem}")
 
 
 class FlatPosteriorsWarning(RuntimeWarning):
-    """The penalties flattened every item's posterior to within FLAT of uniform (the labels are then class order)."""
+    """Answered items' posteriors within FLAT of uniform: the penalties left their labels arbitrary."""
 
 
-def _warn_if_flat(posteriors: np.ndarray, alpha: float, beta: float, advice: str) -> None:
-    if posteriors.size and np.ptp(posteriors, axis=1).max() < FLAT:
-        warnings.warn(f"minimax-entropy: the penalties (alpha {alpha:.3g}, beta {beta:.3g}) flatten every item's "
-                      f"posterior to within {FLAT} of uniform: {advice}", FlatPosteriorsWarning, stacklevel=3)
+def _warn_if_flat(posteriors: np.ndarray, item: np.ndarray, alpha: float, beta: float) -> None:
+    """A FlatPosteriorsWarning when answered items' posteriors lie within FLAT of uniform (their labels are then
+    arbitrary), with how many."""
+    if posteriors.shape[1] < 2:
+        return
+    answered = np.unique(item)
+    flat = int((np.ptp(posteriors[answered], axis=1) < FLAT).sum())
+    if flat:
+        warnings.warn(f"minimax-entropy: at the penalties alpha {alpha:.3g} (items) and beta {beta:.3g} (annotators) "
+                      f"{'every one' if flat == answered.size else f'{flat}'} of the {answered.size} answered items' "
+                      f"posteriors lie within {FLAT} of uniform, so their labels are arbitrary: other penalties "
+                      "(in Python), or mv-em", FlatPosteriorsWarning, stacklevel=3)
 
 
-def minimax_entropy(item, worker, label, n_items, n_workers, n_classes, alpha: float | None = None,
-                    beta: float | None = None) -> np.ndarray:
-    """Posteriors (n_items, K) of regularised minimax conditional entropy; alpha penalises the item terms, beta the
-    worker terms; None: the authors' rule (``default_penalties``)."""
+def minimax_entropy(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int, n_workers: int,
+                    n_classes: int, alpha: float | None = None, beta: float | None = None) -> np.ndarray:
+    """Posteriors (n_items, K) of regularised minimax conditional entropy from answers item, worker, label (n,)
+    codes; alpha penalises the item terms, beta the worker terms; None: the authors' rule (``default_penalties``)."""
     _check("minimax_entropy", item, worker, label, n_items, n_workers, n_classes, alpha=alpha, beta=beta)
-    rule = default_penalties(n_items, n_workers, n_classes)
-    alpha = rule[0] if alpha is None else alpha
-    beta = rule[1] if beta is None else beta
+    alpha, beta = resolve_penalties(alpha, beta, n_items, n_workers, n_classes)
     q = fit_minimax(item, worker, label, n_items, n_workers, n_classes, alpha, beta).posteriors
-    _warn_if_flat(q, alpha, beta, "pass smaller penalties, or aggregate by mv-em")
+    _warn_if_flat(q, item, alpha, beta)
     return q
 
 
-def answer_folds(worker: np.ndarray, n_workers: int, folds: int, seed) -> np.ndarray:
+def _answer_folds(worker: np.ndarray, n_workers: int, folds: int,
+                  seed: int | np.random.SeedSequence) -> np.ndarray:
     """(n,) fold of each answer: each annotator's answers in random order dealt to folds 0, 1, ... in turn (Liu's
     partition by workers, balanced)."""
     keys = generator(seed).random(worker.size)
@@ -148,19 +183,27 @@ class PenaltyChoice:
     heldout_log_likelihood: list[float]
 
 
-def penalties_by_heldout_likelihood(item, worker, label, n_items, n_workers, n_classes, folds: int = FOLDS,
-                                    seed=0, exponents=GRID_EXPONENTS) -> PenaltyChoice:
+def check_exponents(owner: str, exponents) -> None:
+    """Refuse a grid that is not a non-empty list or tuple of numbers in [-60, 60]."""
+    check_parameter(owner, "exponents", exponents, [list, tuple])
+    require(len(exponents) >= 1, f"{owner}: exponents must hold at least one number")
+    for e in exponents:
+        check_parameter(owner, "each of exponents", e, Real(-60.0, 60.0))
+
+
+def penalties_by_heldout_likelihood(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int,
+                                    n_workers: int, n_classes: int, folds: int = FOLDS,
+                                    seed: int | np.random.SeedSequence = 0,
+                                    exponents: tuple | list = GRID_EXPONENTS) -> PenaltyChoice:
     """Liu's cross-validation: for each e in ``exponents``, beta = 2^e K^2 and alpha = beta N / M (e = -2: the
     authors' rule), fit on all folds but one and score the held-out answers by their likelihood (classes summed
     out, uniform prior); keep the best mean score, ties to the stronger penalties. No gold label is used."""
     owner = "penalties_by_heldout_likelihood"
-    _check(owner, item, worker, label, n_items, n_workers, n_classes, folds=folds, seed=seed, exponents=exponents)
-    require(len(exponents) >= 1, f"{owner}: exponents must hold at least one number")
-    for e in exponents:
-        check_parameter(owner, "each of exponents", e, Real(-60.0, 60.0))
+    _check(owner, item, worker, label, n_items, n_workers, n_classes, folds=folds, seed=seed)
+    check_exponents(owner, exponents)
     alpha, beta = default_penalties(n_items, n_workers, n_classes)
     grid = [(float(2.0 ** (e + 2) * alpha), float(2.0 ** (e + 2) * beta)) for e in exponents]
-    fold = answer_folds(worker, n_workers, folds, seed)
+    fold = _answer_folds(worker, n_workers, folds, seed)
     K = n_classes
     scores = []
     for alpha, beta in grid:
@@ -176,11 +219,12 @@ def penalties_by_heldout_likelihood(item, worker, label, n_items, n_workers, n_c
     return PenaltyChoice(*grid[best], grid, scores)
 
 
-def minimax_entropy_cv(item, worker, label, n_items, n_workers, n_classes, folds: int = FOLDS,
-                       seed=0, exponents=GRID_EXPONENTS) -> tuple[np.ndarray, PenaltyChoice]:
+def minimax_entropy_cv(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int, n_workers: int,
+                       n_classes: int, folds: int = FOLDS, seed: int | np.random.SeedSequence = 0,
+                       exponents: tuple | list = GRID_EXPONENTS) -> tuple[np.ndarray, PenaltyChoice]:
     """Posteriors (n_items, K) at the penalties chosen by held-out likelihood, and the choice."""
     choice = penalties_by_heldout_likelihood(item, worker, label, n_items, n_workers, n_classes, folds, seed,
                                              exponents)
     q = fit_minimax(item, worker, label, n_items, n_workers, n_classes, choice.alpha, choice.beta).posteriors
-    _warn_if_flat(q, choice.alpha, choice.beta, "try smaller exponents, or aggregate by mv-em")
+    _warn_if_flat(q, item, choice.alpha, choice.beta)
     return q, choice

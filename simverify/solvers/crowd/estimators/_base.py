@@ -30,8 +30,13 @@ class _Aggregator:
     def _method(self) -> str:
         return self.method
 
+    def _seed(self):
+        """The root seed: random_state, None (or no such parameter) meaning 0."""
+        seed = getattr(self, "random_state", None)
+        return 0 if seed is None else seed
+
     def _aggregate(self, answers) -> Aggregation:
-        return aggregate(answers, self._method(), seed=getattr(self, "random_state", 0) or 0)
+        return aggregate(answers, self._method(), seed=self._seed())
 
     def _answers(self, data: pd.DataFrame):
         """``data`` as coded answers; refused, naming the estimator, when malformed or when the method cannot

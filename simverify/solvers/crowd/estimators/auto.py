@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..methods import Aggregation, aggregate
+from ..methods import Aggregation
+from ..selection import check_auto
 from ._base import SEED_CONSTRAINT, _Aggregator
 
 
@@ -46,8 +47,16 @@ class AutoAggregator(_Aggregator):
     def __init__(self, random_state: int = 0):
         self.random_state = random_state
 
+    def _answers(self, data):
+        answers = super()._answers(data)
+        try:
+            check_auto(answers)  # enough tasks for the folds, before any work
+        except ValueError as exc:
+            raise ValueError(f"{type(self).__name__}: {str(exc).replace('--method auto', 'auto')}") from None
+        return answers
+
     def _aggregate(self, answers) -> Aggregation:
-        result = aggregate(answers, self.method, seed=self.random_state or 0)
+        result = super()._aggregate(answers)
         self.chosen_ = result.choice.method
         self.heldout_log_likelihood_ = pd.Series(result.choice.scores, name="heldout_log_likelihood")
         self.skipped_ = dict(result.choice.skipped)

@@ -5,8 +5,16 @@ from __future__ import annotations
 import pandas as pd
 
 from ....validation import Integer, Real
+from ..codes import folds_problem
 from ..methods import Aggregation
-from ..minimax_entropy import FOLDS, GRID_EXPONENTS, default_penalties, minimax_entropy, minimax_entropy_cv
+from ..minimax_entropy import (
+    FOLDS,
+    GRID_EXPONENTS,
+    check_exponents,
+    minimax_entropy,
+    minimax_entropy_cv,
+    resolve_penalties,
+)
 from ._base import SEED_CONSTRAINT, _Aggregator
 
 
@@ -60,9 +68,7 @@ class MinimaxEntropy(_Aggregator):
 
     def _aggregate(self, answers) -> Aggregation:
         a = answers
-        rule = default_penalties(a.n_items, a.n_workers, a.n_classes)
-        self.alpha_ = rule[0] if self.alpha is None else self.alpha
-        self.beta_ = rule[1] if self.beta is None else self.beta
+        self.alpha_, self.beta_ = resolve_penalties(self.alpha, self.beta, a.n_items, a.n_workers, a.n_classes)
         return Aggregation(minimax_entropy(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes,
                                            alpha=self.alpha_, beta=self.beta_))
 
@@ -103,15 +109,27 @@ class MinimaxEntropyCV(_Aggregator):
     method = "minimax-entropy-cv"
     _parameter_constraints = {"folds": Integer(2), "exponents": [list, tuple], "random_state": SEED_CONSTRAINT}
 
-    def __init__(self, folds: int = FOLDS, exponents: tuple = GRID_EXPONENTS, random_state: int = 0):
+    def __init__(self, folds: int = FOLDS, exponents: tuple | list = GRID_EXPONENTS,
+                 random_state: int | None = 0):
         self.folds = folds
         self.exponents = exponents
         self.random_state = random_state
 
+    def _method(self) -> str:
+        check_exponents(type(self).__name__, self.exponents)  # each entry, before the data are read
+        return self.method
+
+    def _answers(self, data):
+        answers = super()._answers(data)
+        problem = folds_problem(answers.worker, answers.n_workers, self.folds)  # before any fit
+        if problem:
+            raise ValueError(f"{type(self).__name__}: {problem}")
+        return answers
+
     def _aggregate(self, answers) -> Aggregation:
         a = answers
         posteriors, choice = minimax_entropy_cv(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes,
-                                                folds=self.folds, seed=self.random_state or 0,
+                                                folds=self.folds, seed=self._seed(),
                                                 exponents=self.exponents)
         self.alpha_, self.beta_ = choice.alpha, choice.beta
         index = pd.MultiIndex.from_tuples(choice.grid, names=["alpha", "beta"])

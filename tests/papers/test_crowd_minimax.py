@@ -1,0 +1,186 @@
+"""Regularised minimax conditional entropy (Zhou et al. 2012, 2015) as the crowd paper's authors ran it: the
+marginal-likelihood kernel against naive references, the fit, the authors' penalty rule and Liu's cross-validation."""
+import warnings
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simverify.datasets import crowd
+from simverify.solvers.crowd import aggregate
+from simverify.solvers.crowd.estimators import example_answers
+
+
+def _codes(a):
+    return a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes
+
+
+@settings(deadline=None, max_examples=15)
+@given(st.integers(2, 4), st.integers(0, 2**31 - 1))
+def test_minimax_entropy_gradient_matches_finite_differences(K, seed):
+    from simverify.kernels.crowd.minimax import expected_log_likelihood
+    rng = np.random.default_rng(seed)
+    n, N, M = 40, 10, 5
+    item, worker, label = rng.integers(0, N, n), rng.integers(0, M, n), rng.integers(0, K, n)
+    sigma, tau = rng.normal(size=(M, K, K)), rng.normal(size=(N, K, K))
+    q = rng.dirichlet(np.ones(K), size=N)
+    g_sigma, g_tau = np.empty_like(sigma), np.empty_like(tau)
+    value = expected_log_likelihood(sigma, tau, item, worker, label, q, 0.7, 0.3, g_sigma, g_tau)
+    h = 1e-6
+    for params, grad in ((sigma, g_sigma), (tau, g_tau)):
+        index = tuple(rng.integers(0, s) for s in params.shape)
+        params[index] += h
+        moved = expected_log_likelihood(sigma, tau, item, worker, label, q, 0.7, 0.3, np.empty_like(sigma),
+                                        np.empty_like(tau))
+        params[index] -= h
+        assert abs((moved - value) / h - grad[index]) < 1e-4 * max(1.0, abs(grad[index]))
+
+
+def _minimax_problem(rng, n=60, N=12, M=6, K=3):
+    item, worker, label = rng.integers(0, N, n), rng.integers(0, M, n), rng.integers(0, K, n)
+    return item, worker, label, rng.normal(size=(M, K, K)), rng.normal(size=(N, K, K))
+
+
+def _by_item(item, worker, label, N, K):
+    from simverify.solvers.crowd.minimax_entropy import _ByItem
+    return _ByItem(item, worker, label, N, K)
+
+
+def test_minimax_marginal_likelihood_and_posteriors_equal_a_naive_reference():
+    rng = np.random.default_rng(5)
+    N, K, alpha, beta = 12, 3, 0.7, 0.3
+    item, worker, label, sigma, tau = _minimax_problem(rng, N=N, K=K)
+    item[item == 4] = 5  # an item without answers: uniform posterior, no term
+    logits = sigma[worker] + tau[item]  # (n, c, k)
+    log_p = logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))
+    log_q = np.zeros((N, K))
+    np.add.at(log_q, item, log_p[np.arange(item.size), :, label])
+    naive = np.log(np.exp(log_q).mean(axis=1)).sum() - 0.5 * (alpha * (tau ** 2).sum() + beta * (sigma ** 2).sum())
+    q = np.empty((N, K))
+    value = _by_item(item, worker, label, N, K).evaluate(sigma, tau, alpha, beta, q, np.empty_like(sigma),
+                                                          np.empty_like(tau))
+    assert np.isclose(value, naive, rtol=1e-12)
+    assert np.allclose(q, np.exp(log_q) / np.exp(log_q).sum(axis=1, keepdims=True))
+    assert np.allclose(q[4], 1 / K)
+
+
+@settings(deadline=None, max_examples=15)
+@given(st.integers(2, 4), st.integers(0, 2**31 - 1))
+def test_minimax_marginal_likelihood_gradient_matches_finite_differences(K, seed):
+    rng = np.random.default_rng(seed)
+    item, worker, label, sigma, tau = _minimax_problem(rng, n=40, N=10, M=5, K=K)
+    scorer = _by_item(item, worker, label, 10, K)
+    q, g_sigma, g_tau = np.empty((10, K)), np.empty_like(sigma), np.empty_like(tau)
+    value = scorer.evaluate(sigma, tau, 0.7, 0.3, q, g_sigma, g_tau)
+    h = 1e-6
+    for params, grad in ((sigma, g_sigma), (tau, g_tau)):
+        index = tuple(rng.integers(0, s) for s in params.shape)
+        params[index] += h
+        moved = scorer.evaluate(sigma, tau, 0.7, 0.3, q.copy(), np.empty_like(sigma), np.empty_like(tau))
+        params[index] -= h
+        assert abs((moved - value) / h - grad[index]) < 1e-4 * max(1.0, abs(grad[index]))
+
+
+def test_minimax_fit_is_near_stationary_and_above_the_flat_model():
+    from simverify.solvers.crowd.minimax_entropy import fit_minimax
+    a = crowd.shipped("bluebird")
+    fit = fit_minimax(*_codes(a), alpha=2.0, beta=1.0)
+    K = a.n_classes
+    g_sigma, g_tau = np.empty_like(fit.sigma), np.empty_like(fit.tau)
+    scorer = _by_item(a.item, a.worker, a.label, a.n_items, K)
+    at_fit = scorer.evaluate(fit.sigma, fit.tau, 2.0, 1.0, np.empty((a.n_items, K)), g_sigma, g_tau)
+    at_zero = scorer.evaluate(0 * fit.sigma, 0 * fit.tau, 2.0, 1.0, np.empty((a.n_items, K)), g_sigma.copy(),
+                              g_tau.copy())  # all terms 0: every answer uniform
+    assert at_fit == fit.log_likelihood and at_fit > at_zero
+    # L-BFGS stops on a relative gain below ~2e-9 (scipy's default): the gradient is small on the value's scale
+    assert max(np.abs(g_sigma).max(), np.abs(g_tau).max()) < 1e-5 * abs(at_fit)
+
+
+def test_minimax_entropy_estimator_uses_the_authors_rule_by_default_and_passes_its_penalties():
+    from simverify.solvers.crowd.estimators import MinimaxEntropy
+    from simverify.solvers.crowd.minimax_entropy import default_penalties, minimax_entropy
+    a = crowd.shipped("bluebird")
+    frame = crowd.to_frame(a)
+    default = MinimaxEntropy().fit(frame)
+    beta = a.n_classes ** 2 / 4
+    assert (default.alpha_, default.beta_) == default_penalties(a.n_items, a.n_workers, a.n_classes)
+    assert (default.alpha_, default.beta_) == (beta * a.n_items / a.n_workers, beta)
+    fitted = MinimaxEntropy(alpha=0.5, beta=2.0).fit(frame).probas_.to_numpy()
+    assert np.allclose(fitted, minimax_entropy(*_codes(a), alpha=0.5, beta=2.0))
+    assert not np.allclose(fitted, default.probas_.to_numpy())
+
+
+def test_minimax_entropy_warns_when_its_penalties_flatten_posteriors_and_says_how_many():
+    from simverify.solvers.crowd.minimax_entropy import minimax_entropy
+    a = crowd.shipped("bluebird")
+    from simverify.solvers.crowd.minimax_entropy import FlatPosteriorsWarning
+    with pytest.warns(FlatPosteriorsWarning, match="every one of the 108 answered items' posteriors lie within"):
+        q = minimax_entropy(*_codes(a), alpha=1e6, beta=1e6)
+    assert np.ptp(q, axis=1).max() < 1e-3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        minimax_entropy(*_codes(a))
+    example = crowd.from_frame(example_answers())
+    with pytest.warns(FlatPosteriorsWarning, match=r"\d+ of the 6 answered items' posteriors"):
+        minimax_entropy(*_codes(example), alpha=0.0)  # free item terms: items answered alike come out flat
+
+
+def test_answer_folds_deal_each_annotators_answers_evenly_and_depend_only_on_the_seed():
+    from simverify.solvers.crowd.minimax_entropy import _answer_folds
+    a = crowd.shipped("rte")
+    fold = _answer_folds(a.worker, a.n_workers, 5, seed=3)
+    counts = np.zeros((a.n_workers, 5), dtype=int)
+    np.add.at(counts, (a.worker, fold), 1)
+    assert (counts.max(axis=1) - counts.min(axis=1) <= 1).all()
+    assert np.array_equal(fold, _answer_folds(a.worker, a.n_workers, 5, seed=3))
+    assert not np.array_equal(fold, _answer_folds(a.worker, a.n_workers, 5, seed=4))
+
+
+def test_minimax_entropy_cv_keeps_the_grid_point_of_largest_heldout_likelihood_and_reads_no_gold():
+    from simverify.solvers.crowd.estimators import MinimaxEntropyCV
+    from simverify.solvers.crowd.minimax_entropy import GRID_EXPONENTS, minimax_entropy
+    a = crowd.shipped("bluebird")
+    model = MinimaxEntropyCV(folds=3).fit(crowd.to_frame(a))
+    scores = model.heldout_log_likelihood_
+    assert len(scores) == len(GRID_EXPONENTS)
+    assert (model.alpha_, model.beta_) == scores.idxmax()
+    assert np.allclose(model.probas_.to_numpy(), minimax_entropy(*_codes(a), alpha=model.alpha_, beta=model.beta_))
+    shuffled = aggregate(replace(a, gold=np.roll(a.gold, 1)), "minimax-entropy-cv")  # the gold travels with a
+    assert np.array_equal(shuffled.posteriors, aggregate(a, "minimax-entropy-cv").posteriors)
+
+
+def test_minimax_entropy_cv_breaks_a_tie_of_heldout_scores_toward_the_stronger_penalties(monkeypatch):
+    from simverify.solvers.crowd import minimax_entropy as me
+    a = crowd.shipped("bluebird")
+
+    def flat(item, worker, label, n_items, n_workers, n_classes, alpha, beta):  # every grid point scores the same
+        K = n_classes
+        return me.MinimaxFit(np.zeros((n_workers, K, K)), np.zeros((n_items, K, K)), np.full((n_items, K), 1 / K), 0.0)
+    monkeypatch.setattr(me, "fit_minimax", flat)
+    choice = me.penalties_by_heldout_likelihood(*_codes(a), folds=2, exponents=(0, 2, -1))
+    assert len(set(choice.heldout_log_likelihood)) == 1
+    assert (choice.alpha, choice.beta) == max(choice.grid, key=lambda g: g[1])
+
+
+def test_minimax_entropy_cv_refuses_more_folds_than_the_most_active_annotators_answers_naming_itself():
+    from simverify.solvers.crowd.estimators import MinimaxEntropyCV
+    from simverify.solvers.crowd.minimax_entropy import minimax_entropy_cv
+    frame = example_answers()  # 4 annotators, 6 answers each
+    with pytest.raises(ValueError, match=r"^MinimaxEntropyCV: 7 folds of each annotator's answers need an annotator "
+                                         r"with at least 7 answers; the most active gave 6"):
+        MinimaxEntropyCV(folds=7).fit(frame)
+    a = crowd.from_frame(frame)
+    with pytest.raises(ValueError, match="penalties_by_heldout_likelihood: 2\\*\\*63|penalties_by_heldout_likelihood: "
+                                         "9223372036854775808 folds"):
+        minimax_entropy_cv(*_codes(a), folds=2 ** 63)
+    MinimaxEntropyCV(folds=6).fit(frame)  # as many folds as answers: accepted
+
+
+def test_minimax_entropy_refuses_sizes_past_the_memory_limit_before_allocating():
+    from simverify.solvers.crowd.minimax_entropy import minimax_entropy
+    one = np.array([0])
+    with pytest.raises(ValueError, match=r"^minimax_entropy: 1000000 items, 1 annotators and 50 classes need about "
+                                         r"484 GiB; the limit is 4 GiB$"):
+        minimax_entropy(one, one, one, 10 ** 6, 1, 50)
