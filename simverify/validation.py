@@ -15,6 +15,7 @@ explicitly: ``True`` is an ``int`` in Python and ``np.isscalar("x")`` is True, s
 wherever a number is expected."""
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 from collections.abc import Mapping
@@ -273,6 +274,30 @@ def validate_params(estimator: Any) -> None:
     names the class (e.g. 'DawidSkene: n_iter must be an integer >= 0, got -1')."""
     constraints = type(estimator)._parameter_constraints  # the nearest class that declares them
     validate_parameters(type(estimator).__name__, constraints, {n: getattr(estimator, n) for n in constraints})
+
+
+class ParamsMixin:
+    """scikit-learn's parameter protocol for an estimator whose ``__init__`` stores each argument under its own
+    name: ``get_params`` and ``set_params`` (so ``sklearn.base.clone`` and grid searches can copy it). Values are
+    checked by ``fit`` (``validate_params``), as scikit-learn checks them."""
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        parameters = inspect.signature(cls.__init__).parameters.items()
+        return [name for name, p in parameters if name != "self" and p.kind == p.POSITIONAL_OR_KEYWORD]
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """The constructor's arguments by name (``deep`` is accepted for scikit-learn; no parameter is an
+        estimator)."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params: Any) -> Any:
+        """Set constructor arguments by name; an unknown name is refused (ValueError naming the estimator)."""
+        names = self._param_names()
+        for name, value in params.items():
+            require(name in names, f"{type(self).__name__}: no parameter {name!r}; parameters: {names}")
+            setattr(self, name, value)
+        return self
 
 
 def check_fitted(estimator: Any, *attributes: str) -> None:

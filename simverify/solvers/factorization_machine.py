@@ -14,6 +14,7 @@ from ..kernels.rng import as_seed_sequence
 from ..kernels.slm import second_order_predictions
 from ..validation import (
     Integer,
+    ParamsMixin,
     Real,
     Seed,
     check_fitted,
@@ -24,7 +25,7 @@ from ..validation import (
 )
 
 
-class FactorizationMachine:
+class FactorizationMachine(ParamsMixin):
     """Rank-``rank`` factorization machine fitted by ALS sweeps.
 
     Each sweep updates w0, then each w_a, then each v_(a,f), every coordinate to the exact minimiser of

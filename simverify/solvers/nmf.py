@@ -22,6 +22,7 @@ from ..validation import (
     Integer,
     IsCallable,
     Options,
+    ParamsMixin,
     Real,
     finite_matrix,
     real_number,
@@ -128,7 +129,7 @@ def starting_matrix(A0, Y: np.ndarray, n_components: int, owner: str = "") -> np
     return A0
 
 
-class AND:
+class AND(ParamsMixin):
     """Alternating Non-negative gradient Descent (Algorithm 1).
 
     Per stage j: P = A^(0)+ (D, W) from the stage's starting matrix; decode z = phi_alpha_j(P y); T gradient
@@ -270,7 +271,7 @@ class AND:
         return self
 
 
-class _Alternating:
+class _Alternating(ParamsMixin):
     """Shared shape of the competitors: Z0 = NNLS(A0, Y) (as in the paper's code), then sweeps. Solvers whose
     updates need Y >= 0 (multiplicative ones) refuse negative data; HALS and ANLS constrain only A and Z."""
     needs_non_negative_data = True

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..validation import ArrayLike, Integer, Options, Real, validate_params
+from ..validation import ArrayLike, Integer, Options, ParamsMixin, Real, validate_params
 from .nmf import _Alternating, last_iterate, non_negative_data
 
 
@@ -80,7 +80,7 @@ class SklearnNMF(_Alternating):
             yield t, np.ascontiguousarray(comps.T)
 
 
-class OnlineLDA:
+class OnlineLDA(ParamsMixin):
     """sklearn.decomposition.LatentDirichletAllocation, learning_method="online" (Hoffman et al. 2010), one
     ``partial_fit`` pass over the N documents per epoch; A = components_^T (topic-word pseudo-counts).
     ``doc_topic_prior`` defaults to s/D with s = 5 (DIR's Dirichlet parameter, as the paper's code).

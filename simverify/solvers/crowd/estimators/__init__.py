@@ -3,7 +3,8 @@
 Dawid-Skene methods ``priors_`` (Series indexed by label, named 'prior') and ``errors_`` (DataFrame indexed by
 (worker, label) observed, columns the true labels). ``fit_predict`` and ``fit_predict_proba`` return labels_ and
 probas_. A crowd-kit user switches with one import: ``from simverify.solvers.crowd.estimators import
-DawidSkene``. Ties in ``labels_`` go to the first label in sorted order.
+DawidSkene``. ``get_params`` and ``set_params`` follow scikit-learn (``sklearn.base.clone`` copies an
+estimator). Ties in ``labels_`` go to the first label in sorted order.
 
 A shipped data set as such a frame: ``datasets.crowd.to_frame(datasets.crowd.shipped("bluebird"))``; the examples'
 six tasks: ``example_answers()``. One method per module (crowd-kit's convention), on ``_base._Aggregator``.

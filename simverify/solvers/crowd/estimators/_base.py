@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ....datasets.crowd import from_frame
-from ....validation import Boolean, Integer, Options, Real, Seed, validate_params
+from ....validation import Boolean, Integer, Options, ParamsMixin, Real, Seed, validate_params
 from ..codes import answers_problem
 from ..methods import PER_ANNOTATOR, Aggregation, aggregate, check_method, em_from_cooccurrence_model
 from ..pipeline import ALIGNMENTS
@@ -21,7 +21,7 @@ def aligned(start: str, alignment: str) -> str:
     return start + (PER_ANNOTATOR if alignment == "per-annotator" else "")
 
 
-class _Aggregator:
+class _Aggregator(ParamsMixin):
     """Base: ``method`` names the entry of ``methods.METHODS``. Subclasses' __init__ stores parameters only; each
     class declares ``_parameter_constraints`` and ``fit`` checks them first (``validation.validate_params``)."""
     method = ""
