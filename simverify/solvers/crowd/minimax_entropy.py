@@ -205,13 +205,13 @@ def penalties_by_heldout_likelihood(item: np.ndarray, worker: np.ndarray, label:
     grid = [(float(2.0 ** (e + 2) * alpha), float(2.0 ** (e + 2) * beta)) for e in exponents]
     fold = _answer_folds(worker, n_workers, folds, seed)
     K = n_classes
+    splits = [(fold != f, _ByItem(item[fold == f], worker[fold == f], label[fold == f], n_items, K))
+              for f in range(folds)]  # each fold's training mask and held-out scorer, shared by the grid
     scores = []
     for alpha, beta in grid:
         total = 0.0
-        for f in range(folds):
-            train, test = fold != f, fold == f
+        for train, scorer in splits:
             fit = fit_minimax(item[train], worker[train], label[train], n_items, n_workers, K, alpha, beta)
-            scorer = _ByItem(item[test], worker[test], label[test], n_items, K)
             total += scorer.evaluate(fit.sigma, fit.tau, 0.0, 0.0, np.empty((n_items, K)), np.empty_like(fit.sigma),
                                      np.empty_like(fit.tau))
         scores.append(total / folds)
