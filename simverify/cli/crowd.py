@@ -24,9 +24,15 @@ import numpy as np
 from ..datasets import crowd as crowd_data
 from ..exceptions import UsageError
 from ..metrics import label_error
-from ..solvers.crowd.codes import AnnotatorGroupsWarning, answers_problem, folds_problem, groups_problem
+from ..solvers.crowd.codes import (
+    AnnotatorGroupsWarning,
+    FlatPosteriorsWarning,
+    answers_problem,
+    folds_problem,
+    groups_problem,
+)
 from ..solvers.crowd.methods import METHODS, aggregate, check_method
-from ..solvers.crowd.minimax_entropy import FOLDS, FlatPosteriorsWarning
+from ..solvers.crowd.minimax_entropy import FOLDS
 from ..solvers.crowd.selection import check_auto
 from ..store import check_writable_file
 

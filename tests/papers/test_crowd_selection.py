@@ -126,11 +126,11 @@ def test_the_sparse_problem_generator_draws_columns_that_confuse_few_classes_and
     assert np.isclose(p[0].sum(), 3.0) and p[0, 0] > p[0, -1]
 
 
-@pytest.mark.parametrize("floor", [0.0, 1.0, -1, True, float("nan"), "x"])
+@pytest.mark.parametrize("floor", [1.0, -1, -1e-300, True, float("nan"), "x"])
 def test_the_code_alignment_refuses_a_floor_outside_0_1(floor):
     from simverify.solvers.crowd.model import align_each_annotator
     model = gen.confusable_model(2, 3, 0)
-    with pytest.raises(ValueError, match="the floor must be a number in \\(0, 1\\)"):
+    with pytest.raises(ValueError, match="the floor must be a number in \\[0, 1\\)"):
         align_each_annotator(model, floor)
 
 

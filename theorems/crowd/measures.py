@@ -16,23 +16,22 @@ from simverify.generators import crowd as gen
 from simverify.kernels.crowd import designated_imputation
 from simverify.kernels.rng import children, generator
 from simverify.solvers.crowd import aggregate, cooccurrences, pipeline, square_root, symnmf
-from simverify.solvers.crowd.codes import AnnotatorGroupsWarning
+from simverify.solvers.crowd.codes import AnnotatorGroupsWarning, FlatPosteriorsWarning
 from simverify.solvers.crowd.cooccurrence import assemble, observed_blocks, square_root_of_product
 from simverify.solvers.crowd.methods import aggregate_many
-from simverify.solvers.crowd.minimax_entropy import FlatPosteriorsWarning
 from simverify.solvers.crowd.model import DawidSkeneModel, align_each_annotator, align_to_diagonal, from_symnmf_factor
 
 SCHEDULES = ("power", "zero", "constant")
 AGGREGATORS = ("mv", "mv-em", "symnmf", "dessymnmf", "dessymnmf-em", "robsymnmf", "robsymnmf-em",
                "robsymnmf-unweighted", "multispa", "cnmf", "spectral-ds", "minimax-entropy", "kos", "ghosh-svd",
-               "eigen-ratio", "robsymnmf-em-smoothed", "dessymnmf-em-smoothed",
+               "eigen-ratio", "tensor-admm", "robsymnmf-em-smoothed", "dessymnmf-em-smoothed",
                *(f"{m}-per-annotator{em}" for m in ("symnmf", "dessymnmf", "robsymnmf") for em in ("", "-em")))
 MODEL_LAWS = ("dirichlet", "clustered")
 # each method's row name in the paper's tables
 PAPER_ROWS = {"robsymnmf": "RobSymNMF", "robsymnmf-em": "RobSymNMF-EM", "robsymnmf-unweighted": "RobSymNMF (w=1)",
               "dessymnmf": "DesSymNMF", "dessymnmf-em": "DesSymNMF-EM", "symnmf": "SymNMF (w/o imput.)",
               "multispa": "MultiSPA", "cnmf": "CNMF", "spectral-ds": "Spectral-D&S",
-              "minimax-entropy": "MinimaxEntropy", "mv-em": "MV-EM",
+              "minimax-entropy": "MinimaxEntropy", "mv-em": "MV-EM", "tensor-admm": "TensorADMM",
               "kos": "KOS", "ghosh-svd": "GhoshSVD", "eigen-ratio": "EigenRatio", "mv": "Majority Voting",
               **{f"{m}-per-annotator{em}": f"{row}{em.upper()} (code's alignment)"
                  for m, row in (("symnmf", "SymNMF"), ("dessymnmf", "DesSymNMF"), ("robsymnmf", "RobSymNMF"))

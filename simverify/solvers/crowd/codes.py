@@ -59,7 +59,8 @@ def shares_items(item: np.ndarray, worker: np.ndarray) -> bool:
     return bool(two_workers_share_an_item(item.astype(np.int64), worker.astype(np.int64)))
 
 
-SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted", "multispa", "cnmf", "kos")
+SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted", "multispa", "cnmf", "tensor-admm",
+                       "tensor-admm-observed", "kos")
 ONE_MODEL_METHODS = (*SHARED_ITEM_METHODS[:-1], "spectral-ds")  # one model from cross moments: one class order
 
 
@@ -69,6 +70,16 @@ MINIMAX_COPIES = 26  # minimax entropy's (N + M) K^2 terms: theta, gradient, L-B
 def minimax_bytes(n_items: int, n_workers: int, n_classes: int) -> int:
     """Bytes minimax entropy's fit holds: MINIMAX_COPIES float64 copies of its (N + M) K^2 terms."""
     return 8 * MINIMAX_COPIES * (n_items + n_workers) * n_classes ** 2
+
+
+def tensor_bytes(item: np.ndarray, n_items: int, n_workers: int, n_classes: int) -> int:
+    """Bytes TensorADMM's third-order co-occurrences need at most: 24 per triple of answers to a common item
+    (sum over items of (answers choose 3): key, cell, sort index) and, per distinct triple of annotators (at most
+    that many, and at most M choose 3), its K^3 moments, its count and its three memberships (64 bytes)."""
+    d = np.bincount(item, minlength=n_items).astype(float) if item.size else np.zeros(1)
+    triples = float((d * (d - 1) * (d - 2) / 6).sum())  # float: no overflow for any degree
+    distinct = min(triples, n_workers * (n_workers - 1) * (n_workers - 2) / 6)
+    return int(24 * triples + distinct * (8 * n_classes ** 3 + 64))
 
 
 def folds_problem(worker: np.ndarray, n_workers: int, folds: int) -> str | None:
@@ -109,19 +120,27 @@ CO_OCCURRENCE_BYTES = 4 << 30  # a co-occurrence method's (M, M, K, K) blocks an
 def memory_problem(method: str, answers) -> str | None:
     """Why ``method`` would need more than CO_OCCURRENCE_BYTES for ``answers``, or None: every method holds posteriors
     (N, K) and confusions (M, K, K) a few times over (4 copies counted); the co-occurrence methods also the (M, M, K,
-    K) blocks of Eq. (3) (3 copies). float64."""
+    K) blocks of Eq. (3) (3 copies), TensorADMM also its triples (``tensor_bytes``). float64."""
     M, K, N = answers.n_workers, answers.n_classes, answers.n_items
     base = model_of(method)
     blocks = base in (*SHARED_ITEM_METHODS[:-1], "robsymnmf-components", "auto")
     need = 8 * (4 * (N * K + M * K * K) + (3 * M * M * K * K if blocks else 0)
-                + (minimax_bytes(N, M, K) if base.startswith("minimax-entropy") else 0))
+                + (minimax_bytes(N, M, K) if base.startswith("minimax-entropy") else 0)) \
+        + (tensor_bytes(answers.item, N, M, K) if base.startswith("tensor-admm") else 0)
     if need <= CO_OCCURRENCE_BYTES:
         return None
     what = "co-occurrences (M^2 K^2 blocks), posteriors and confusions" if blocks else "posteriors and confusions"
+    what = what.replace("co-occurrences", "second- and third-order co-occurrences") \
+        if base.startswith("tensor-admm") else what
     items = f"{N} item{'s' if N != 1 else ''}"
     return (f"{items}, {M} annotators and {K} classes need about {need / 2 ** 30:.3g} GiB of {what}; the limit "
             f"is {CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB" + (": aggregate by mv, mv-em or minimax-entropy" if blocks
                                                               else ": fewer classes, items or annotators"))
+
+
+class FlatPosteriorsWarning(RuntimeWarning):
+    """The fitted model leaves answered items' posteriors (near) uniform, so their labels are arbitrary: minimax
+    entropy's penalties flattened it, or TensorADMM's confusions collapsed."""
 
 
 class AnnotatorGroupsWarning(RuntimeWarning):

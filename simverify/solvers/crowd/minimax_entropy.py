@@ -24,7 +24,7 @@ from ...kernels.crowd.minimax import expected_log_likelihood, marginal_log_likel
 from ...kernels.jit import one_blas_thread
 from ...kernels.rng import generator
 from ...validation import Integer, Real, Seed, check_parameter, require
-from .codes import CO_OCCURRENCE_BYTES, check_codes, folds_problem, minimax_bytes
+from .codes import CO_OCCURRENCE_BYTES, FlatPosteriorsWarning, check_codes, folds_problem, minimax_bytes
 from .votes import vote_counts
 
 WORKER_PENALTY_PER_CLASS_PAIR = 0.25  # the authors' callers: lambda_worker = K^2 / 4
@@ -130,10 +130,6 @@ def _check(owner, item, worker, label, n_items, n_workers, n_classes, **paramete
     if "folds" in parameters:
         problem = folds_problem(np.asarray(worker), n_workers, parameters["folds"])
         require(problem is None, f"{owner}: {problem}")
-
-
-class FlatPosteriorsWarning(RuntimeWarning):
-    """Answered items' posteriors within FLAT of uniform: the penalties left their labels arbitrary."""
 
 
 def _warn_if_flat(posteriors: np.ndarray, item: np.ndarray, alpha: float, beta: float) -> None:

@@ -44,7 +44,8 @@ TIE_RTOL = 1e-9  # align_each_annotator: entries this close to a row's largest t
 def align_each_annotator(model: DawidSkeneModel, floor: float = CODE_FLOOR) -> DawidSkeneModel:
     """The alignment of the authors' released code, which the paper does not print: every confusion entry floored
     at ``floor`` and each column renormalised, then, annotator by annotator, the column for class k replaced by
-    the annotator's column with the largest entry in row k (answer k is taken to mean class k most often). Columns
+    the annotator's column with the largest entry in row k (answer k is taken to mean class k most often; ``floor``
+    0 floors nothing, as the code does for TensorADMM's confusions). Columns
     may repeat, so the annotators' models are no longer one permutation of the SymNMF factor's; on sparse data,
     where Eq. (13) leaves many annotators' blocks misaligned, this repairs them (LabelMe, Table 9)."""
     require(isinstance(model, DawidSkeneModel), f"align_each_annotator takes a DawidSkeneModel, got "
@@ -53,8 +54,8 @@ def align_each_annotator(model: DawidSkeneModel, floor: float = CODE_FLOOR) -> D
     require(confusion.ndim == 3 and confusion.shape[1] == confusion.shape[2] and np.isfinite(confusion).all()
             and (confusion >= 0).all(), f"the confusion must be finite, non-negative, of shape (M, K, K), got shape "
                                         f"{confusion.shape}")
-    require(isinstance(floor, (int, float)) and not isinstance(floor, bool) and 0.0 < floor < 1.0,
-            f"the floor must be a number in (0, 1), got {floor!r}")
+    require(isinstance(floor, (int, float)) and not isinstance(floor, bool) and 0.0 <= floor < 1.0,
+            f"the floor must be a number in [0, 1), got {floor!r}")
     C = np.maximum(confusion, floor)
     C = C / C.sum(axis=1, keepdims=True)
     # (M, K answers): the class whose column is largest in each row; entries within TIE_RTOL of the row's largest

@@ -30,9 +30,10 @@ from .multispa import MultiSPA
 from .rob_sym_nmf import RobSymNMF
 from .spectral_ds import SpectralDS
 from .sym_nmf import SymNMF
+from .tensor_admm import TensorADMM
 
 ESTIMATORS: dict[str, type[_Aggregator]] = {
     cls.__name__: cls for cls in (MajorityVote, DawidSkene, SymNMF, DesSymNMF, RobSymNMF, MultiSPA, CNMF, SpectralDS,
-                                  MinimaxEntropy, MinimaxEntropyCV, KOS, GhoshSVD, EigenRatio,
+                                  TensorADMM, MinimaxEntropy, MinimaxEntropyCV, KOS, GhoshSVD, EigenRatio,
                                   AutoAggregator)}
 __all__ = [*ESTIMATORS, "ESTIMATORS", "example_answers"]

@@ -1,0 +1,379 @@
+"""Kernels of TensorADMM (Traganitis, Pages-Zamora & Giannakis 2018; a baseline of Ibrahim & Fu 2021): the
+third-order co-occurrences of the answers and the AO-ADMM fit of the confusions and the prior to the first-,
+second- and third-order moments (the authors' ``EstConfMat_AO_ADMM.m`` with its inner ADMM steps).
+
+Shapes: Gamma (M, K answered, K true) with columns on the simplex (``DawidSkeneModel.confusion``); p (K,);
+R (M, M, K, K) the pairwise moments of Eq. (3); triples (T, 3) int64, annotators i < j < k; T3 (T, K, K, K) with
+T3[t, a, b, c] the fraction of the items all three answered on which they answered a, b and c. Serial, in a
+fixed order: the result does not depend on the thread count.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..jit import JIT
+
+
+@njit(**JIT)
+def _sorted_answers(item_ptr, order, worker, label, i):
+    """The annotators and labels of item i's answers, sorted by annotator."""
+    lo, hi = item_ptr[i], item_ptr[i + 1]
+    ws = np.empty(hi - lo, dtype=np.int64)
+    ls = np.empty(hi - lo, dtype=np.int64)
+    for a in range(lo, hi):
+        ws[a - lo], ls[a - lo] = worker[order[a]], label[order[a]]
+    by = np.argsort(ws, kind="mergesort")
+    return ws[by], ls[by]
+
+
+@njit(**JIT)
+def triple_cooccurrences(item_ptr, order, worker, label, n_workers, n_classes):
+    """(triples (T, 3) int64 with i < j < k in increasing key order, T3 (T, K, K, K), counts (T,)): every triple of
+    annotators who answered a common item, the fraction of their common items on which they answered (a, b, c),
+    and the number of those items. Cost: sum over items of (answers choose 3), twice that in int64 scratch."""
+    M, K = n_workers, n_classes
+    n_inst = 0
+    for i in range(item_ptr.size - 1):
+        d = item_ptr[i + 1] - item_ptr[i]
+        n_inst += d * (d - 1) * (d - 2) // 6
+    keys = np.empty(n_inst, dtype=np.int64)
+    cells = np.empty(n_inst, dtype=np.int64)
+    t = 0
+    for i in range(item_ptr.size - 1):
+        ws, ls = _sorted_answers(item_ptr, order, worker, label, i)
+        d = ws.size
+        for x in range(d):
+            for y in range(x + 1, d):
+                for z in range(y + 1, d):
+                    keys[t] = (ws[x] * M + ws[y]) * M + ws[z]
+                    cells[t] = (ls[x] * K + ls[y]) * K + ls[z]
+                    t += 1
+    by = np.argsort(keys, kind="mergesort")
+    n_distinct = 0
+    for s in range(n_inst):
+        if s == 0 or keys[by[s]] != keys[by[s - 1]]:
+            n_distinct += 1
+    triples = np.empty((n_distinct, 3), dtype=np.int64)
+    T3 = np.zeros((n_distinct, K, K, K))
+    counts = np.zeros(n_distinct, dtype=np.int64)
+    u = -1
+    for s in range(n_inst):
+        key = keys[by[s]]
+        if s == 0 or key != keys[by[s - 1]]:
+            u += 1
+            triples[u, 0], triples[u, 1], triples[u, 2] = key // (M * M), (key // M) % M, key % M
+        c = cells[by[s]]
+        T3[u, c // (K * K), (c // K) % K, c % K] += 1.0
+        counts[u] += 1
+    for u in range(n_distinct):
+        T3[u] /= counts[u]
+    return triples, T3, counts
+
+
+@njit(**JIT)
+def _project_into(v, scratch, out):
+    """out (K,) = ProjectOntoSimplex1.m of the column v (K,): negatives set to 0, then Duchi et al.'s
+    sort-and-threshold projection. ``scratch`` (K,) holds the sorted entries (insertion sort: K is small)."""
+    K = v.size
+    for r in range(K):
+        x = max(v[r], 0.0)
+        q = r
+        while q > 0 and scratch[q - 1] < x:
+            scratch[q] = scratch[q - 1]
+            q -= 1
+        scratch[q] = x
+    total, theta, j = 0.0, 0.0, 0
+    for r in range(K):
+        total += scratch[r]
+        if scratch[r] > (total - 1.0) / (r + 1):
+            j, theta = r + 1, total
+    theta = (theta - 1.0) / j
+    for r in range(K):
+        out[r] = max(max(v[r], 0.0) - theta, 0.0)
+
+
+@njit(**JIT)
+def project_columns_to_simplex(V):
+    """Each column of V (K, F) onto the probability simplex as the authors' ProjectOntoSimplex1.m does it:
+    negative entries first set to 0, then Duchi et al.'s sort-and-threshold projection (for a column whose positive
+    part sums below 1 this is not the Euclidean projection of the column itself)."""
+    K, F = V.shape
+    out = np.empty((K, F))
+    column, scratch, projected = np.empty(K), np.empty(K), np.empty(K)
+    for f in range(F):
+        column[:] = V[:, f]
+        _project_into(column, scratch, projected)
+        out[:, f] = projected
+    return out
+
+
+@njit(**JIT)
+def _mttkrp(T, A, B, role, weight, out):
+    """out (K factors, K entries) += weight x the third-order moment T (K, K, K) contracted with the other two
+    annotators' confusions A, B (in the triple's order) along their axes, for the annotator at position ``role``:
+    out[f, x] += weight sum T[...] A[., f] B[., f] with x the role's axis."""
+    K = T.shape[0]
+    for a in range(K):
+        for b in range(K):
+            for c in range(K):
+                t = weight * T[a, b, c]
+                if t == 0.0:
+                    continue
+                for f in range(K):
+                    if role == 0:
+                        out[f, a] += t * A[b, f] * B[c, f]
+                    elif role == 1:
+                        out[f, b] += t * A[a, f] * B[c, f]
+                    else:
+                        out[f, c] += t * A[a, f] * B[b, f]
+
+
+@njit(**JIT)
+def _add_product(out, weight, A, B, C):
+    """out += weight A * B * C elementwise (K, K), without temporaries (pass ones for a product of fewer)."""
+    K = out.shape[0]
+    for a in range(K):
+        for b in range(K):
+            out[a, b] += weight * A[a, b] * B[a, b] * C[a, b]
+
+
+@njit(**JIT)
+def _gram(G):
+    """G^T G (K, K) for one confusion (K, K)."""
+    return G.T @ G
+
+
+@njit(**JIT)
+def _admm_confusion(lhs, rhs, G, D, mu, tol, max_steps):
+    """inner_ADMM.m: min 0.5 ||.|| fit + mu/2 ||G - G_start||^2 over column-stochastic G (K, K) by ADMM with
+    step lambda = ||lhs||_F / K; ``rhs`` (K, K) includes mu G_start^T. Returns (G, D) with D the scaled dual
+    (new arrays; written with explicit loops: K is small and the steps run M times per sweep)."""
+    K = G.shape[0]
+    lam = np.sqrt(np.sum(lhs * lhs)) / K
+    inv = np.linalg.inv(lhs + (mu + lam) * np.eye(K))
+    start, G, D = G.copy(), G.copy(), D.copy()
+    B, phi_t = np.empty((K, K)), np.empty((K, K))
+    column, scratch, projected = np.empty(K), np.empty(K), np.empty(K)
+    for _ in range(max_steps):
+        for f in range(K):
+            for a in range(K):
+                B[f, a] = rhs[f, a] + lam * (G[a, f] + D[a, f])
+        for a in range(K):
+            for f in range(K):
+                total = 0.0
+                for g in range(K):
+                    total += inv[f, g] * B[g, a]
+                phi_t[a, f] = total
+        gap, size, dual, moved = 0.0, 0.0, 0.0, 0.0
+        for f in range(K):
+            for a in range(K):
+                column[a] = phi_t[a, f] - D[a, f]
+            _project_into(column, scratch, projected)
+            for a in range(K):
+                new = projected[a]
+                diff = new - phi_t[a, f]
+                D[a, f] += diff
+                gap += diff * diff
+                size += new * new
+                dual += D[a, f] * D[a, f]
+                moved += (new - start[a, f]) ** 2
+                G[a, f] = new
+        if gap / max(size, 1e-300) < tol and dual > 0.0 and moved / dual < tol:
+            break
+    return G, D
+
+
+@njit(**JIT)
+def _admm_prior(lhs, rhs, p, d, mu, tol, max_steps):
+    """inner_ADMM_p_upd.m: the prior (K,) on the simplex by the same ADMM; ``rhs`` includes mu p_start. Returns
+    new arrays (p, d)."""
+    K = p.size
+    lam = np.sqrt(np.sum(lhs * lhs)) / K
+    inv = np.linalg.inv(lhs + (mu + lam) * np.eye(K))
+    start, p, d = p.copy(), p.copy(), d.copy()
+    u, column, scratch, projected = np.empty(K), np.empty(K), np.empty(K), np.empty(K)
+    for _ in range(max_steps):
+        for f in range(K):
+            total = 0.0
+            for g in range(K):
+                total += inv[f, g] * (rhs[g] + lam * (p[g] + d[g]))
+            u[f] = total
+        for f in range(K):
+            column[f] = u[f] - d[f]
+        _project_into(column, scratch, projected)
+        gap, size, dual, moved = 0.0, 0.0, 0.0, 0.0
+        for f in range(K):
+            new = projected[f]
+            diff = new - u[f]
+            d[f] += diff
+            gap += diff * diff
+            size += new * new
+            dual += d[f] * d[f]
+            moved += (new - start[f]) ** 2
+            p[f] = new
+        if gap / max(size, 1e-300) < tol and dual > 0.0 and moved / dual < tol:
+            break
+    return p, d
+
+
+@njit(**JIT)
+def _contract_pair(B, G, role, out):
+    """out (K factors, K entries) += the pairwise moment B (K, K) contracted with the other annotator's confusion
+    G along its axis, for the annotator at position ``role`` of the pair: out[f, x] += sum B[...] G[., f]."""
+    K = B.shape[0]
+    for a in range(K):
+        for b in range(K):
+            r = B[a, b]
+            if r == 0.0:
+                continue
+            for f in range(K):
+                if role == 0:
+                    out[f, a] += r * G[b, f]
+                else:
+                    out[f, b] += r * G[a, f]
+
+
+@njit(**JIT)
+def _prior_system(Gamma, grams, m1, pairs, R2, triples, T3, all_blocks):
+    """(lhs (K, K), rhs (K,)) of the objective as a quadratic in p: 0.5 p^T lhs p - p^T rhs + const. With
+    ``all_blocks`` every pair and triple of annotators counts (the unobserved with zero moments: the elementary
+    symmetric sums of the Gram matrices give lhs); else only the observed ones."""
+    M, K = Gamma.shape[0], Gamma.shape[1]
+    lhs = np.zeros((K, K))
+    rhs = np.zeros(K)
+    ones = np.ones((K, K))
+    for i in range(M):
+        lhs += grams[i]
+        rhs += Gamma[i].T @ m1[i]
+    if all_blocks:
+        p1, p2, p3 = np.zeros((K, K)), np.zeros((K, K)), np.zeros((K, K))
+        for i in range(M):
+            p1 += grams[i]
+            p2 += grams[i] ** 2
+            p3 += grams[i] ** 3
+        lhs += 0.5 * (p1 * p1 - p2) + (p1 ** 3 - 3.0 * p1 * p2 + 2.0 * p3) / 6.0
+    for q in range(pairs.shape[0]):
+        i, j = pairs[q, 0], pairs[q, 1]
+        if not all_blocks:
+            _add_product(lhs, 1.0, grams[i], grams[j], ones)
+        for a in range(K):
+            for b in range(K):
+                r = R2[q, a, b]
+                if r != 0.0:
+                    for f in range(K):
+                        rhs[f] += r * Gamma[i, a, f] * Gamma[j, b, f]
+    for t in range(triples.shape[0]):
+        i, j, k = triples[t, 0], triples[t, 1], triples[t, 2]
+        if not all_blocks:
+            _add_product(lhs, 1.0, grams[i], grams[j], grams[k])
+        for a in range(K):
+            for b in range(K):
+                for c in range(K):
+                    x = T3[t, a, b, c]
+                    if x != 0.0:
+                        for f in range(K):
+                            rhs[f] += x * Gamma[i, a, f] * Gamma[j, b, f] * Gamma[k, c, f]
+    return lhs, rhs
+
+
+@njit(**JIT)
+def _confusion_system(i, Gamma, grams, p, m1, pairs, R2, pair_ptr, pair_roles, triples, T3, triple_ptr,
+                      triple_roles, all_blocks, sums):
+    """(lhs (K, K), rhs (K, K) without the proximal term) of annotator i's least squares in Gamma_i^T, the other
+    annotators fixed (inner_ADMM.m's Tmp_mat and Tmp_mat2). ``sums`` = (sum of the Gram matrices, sum of their
+    squares) over all annotators, for ``all_blocks``."""
+    K = Gamma.shape[1]
+    lhs = np.zeros((K, K))
+    rhs = np.zeros((K, K))
+    ones = np.ones((K, K))
+    if all_blocks:
+        for a in range(K):
+            for b in range(K):
+                g = grams[i, a, b]
+                s1 = sums[0, a, b] - g
+                lhs[a, b] = s1 + 0.5 * (s1 * s1 - (sums[1, a, b] - g * g))
+    for s in range(pair_ptr[i], pair_ptr[i + 1]):
+        q, role = pair_roles[s, 0], pair_roles[s, 1]
+        other = pairs[q, 1 - role]
+        if not all_blocks:
+            _add_product(lhs, 1.0, grams[other], ones, ones)
+        _contract_pair(R2[q], Gamma[other], role, rhs)
+    for s in range(triple_ptr[i], triple_ptr[i + 1]):
+        t, role = triple_roles[s, 0], triple_roles[s, 1]
+        first = triples[t, 1] if role == 0 else triples[t, 0]
+        second = triples[t, 1] if role == 2 else triples[t, 2]
+        if not all_blocks:
+            _add_product(lhs, 1.0, grams[first], grams[second], ones)
+        _mttkrp(T3[t], Gamma[first], Gamma[second], role, 1.0, rhs)
+    for f in range(K):
+        for g in range(K):
+            lhs[f, g] = p[f] * lhs[f, g] * p[g] + p[f] * p[g]  # P lhs P + p p^T
+        for a in range(K):
+            rhs[f, a] = p[f] * rhs[f, a] + p[f] * m1[i, a]  # P rhs + p m1_i^T
+    return lhs, rhs
+
+
+@njit(**JIT)
+def _objective(lhs, rhs, p, constant):
+    return 0.5 * constant - p @ rhs + 0.5 * p @ lhs @ p
+
+
+@njit(**JIT)
+def ao_admm(Gamma, p, m1, pairs, R2, pair_ptr, pair_roles, triples, T3, triple_ptr, triple_roles, all_blocks,
+            max_outer, max_inner, outer_tol, inner_tol, mu_const1, mu_const2):
+    """EstConfMat_AO_ADMM.m with unit weights: block coordinate descent on
+    0.5 sum_i ||m1_i - Gamma_i p||^2 + 0.5 sum_(i<j) ||R_ij - Gamma_i P Gamma_j^T||_F^2
+    + 0.5 sum_(i<j<k) ||T_ijk - [[Gamma_i, Gamma_j, Gamma_k; p]]||^2 over the observed pairs (R2 (P, K, K) of
+    ``pairs`` (P, 2), i < j) and triples (or, with ``all_blocks``, every pair and triple, the unobserved ones with
+    zero moments), each Gamma_i (in annotator order, each using the others' newest) then p by a few proximal ADMM
+    steps (mu from the objective's relative size), until every Gamma_i and p move by less than ``outer_tol``
+    (relative l1) or ``max_outer`` - 1 sweeps. ``*_ptr``, ``*_roles``: each annotator's pairs and triples with its
+    position in them. Gamma (M, K, K) and p (K,) are the start; returns (Gamma, p, sweeps, objective)."""
+    M, K = Gamma.shape[0], Gamma.shape[1]
+    Gamma = Gamma.copy()
+    grams = np.empty((M, K, K))
+    for i in range(M):
+        grams[i] = _gram(Gamma[i])
+    constant = np.sum(m1 * m1) + np.sum(R2 * R2) + np.sum(T3 * T3)
+    lhs, rhs = _prior_system(Gamma, grams, m1, pairs, R2, triples, T3, all_blocks)
+    previous = _objective(lhs, rhs, p, constant)
+    mu = mu_const1 + mu_const2 * previous / max(constant, 1e-300)
+    Delta = np.zeros((M, K, K))
+    delta = np.zeros(K)
+    sums = np.zeros((2, K, K))
+    sweeps = 0
+    for _ in range(max_outer - 1):
+        sweeps += 1
+        old = Gamma.copy()
+        sums[0], sums[1] = grams.sum(axis=0), (grams ** 2).sum(axis=0)
+        for i in range(M):
+            lhs_i, rhs_i = _confusion_system(i, Gamma, grams, p, m1, pairs, R2, pair_ptr, pair_roles, triples, T3,
+                                             triple_ptr, triple_roles, all_blocks, sums)
+            for f in range(K):
+                for a in range(K):
+                    rhs_i[f, a] += mu * Gamma[i, a, f]  # the proximal term mu Gamma_i^T
+            Gamma[i], Delta[i] = _admm_confusion(lhs_i, rhs_i, Gamma[i], Delta[i], mu, inner_tol, max_inner)
+            for a in range(K):
+                for b in range(K):
+                    g = 0.0
+                    for c in range(K):
+                        g += Gamma[i, c, a] * Gamma[i, c, b]
+                    sums[0, a, b] += g - grams[i, a, b]
+                    sums[1, a, b] += g * g - grams[i, a, b] ** 2
+                    grams[i, a, b] = g
+        lhs, rhs = _prior_system(Gamma, grams, m1, pairs, R2, triples, T3, all_blocks)
+        new_p, delta = _admm_prior(lhs, rhs + mu * p, p, delta, mu, inner_tol, max_inner)
+        moved = 0.0
+        for i in range(M):
+            moved += np.abs(old[i] - Gamma[i]).sum(axis=0).max() / max(np.abs(old[i]).sum(axis=0).max(), 1e-300)
+        p_moved = np.abs(p - new_p).sum() / max(np.abs(p).sum(), 1e-300)
+        value = _objective(lhs, rhs, new_p, constant)
+        if value < previous:
+            mu = mu_const1 + mu_const2 * value / max(constant, 1e-300)
+        else:
+            mu -= 1e-9 * mu
+        p, previous = new_p, value
+        if moved < outer_tol and p_moved < outer_tol:
+            break
+    return Gamma, p, sweeps, previous

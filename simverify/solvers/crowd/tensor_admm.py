@@ -1,0 +1,136 @@
+"""TensorADMM (Traganitis, Pages-Zamora & Giannakis 2018, "Blind multiclass ensemble classification"), the
+baseline 'TensorADMM' of Ibrahim & Fu (2021), as the authors' released code runs it (``EstConfMat_AO_ADMM.m`` with
+``inner_ADMM.m``, ``inner_ADMM_p_upd.m``, ``ProjectOntoSimplex1.m``; called from ``main_AMT.m``): the confusions
+and the prior fitted jointly to the annotators' second- and third-order co-occurrences by alternating least
+squares, each block by a few proximal ADMM steps on the simplex, from a random start.
+
+Neither paper prints the procedure; the code is the reference. What the callers do that a reader might not
+expect, kept by ``moments="code"`` (the default):
+
+- the first-order moments are not computed (``calc_annotator_moments(F, [2, 3])``) but their term stays in the
+  objective with weight 1, so ||Gamma_m p||^2 is penalised for every annotator;
+- the weights that mark unobserved pairs and triples (``M_mat_val``, ``M_tens_val``, which the moment code
+  returns) are not passed, so every pair and triple counts and the unobserved ones are fitted as zeros;
+- the confusions are aligned annotator by annotator (``getPermutedMatrix``: column k becomes the column largest
+  in row k), the prior left as fitted, then the MAP predictor.
+
+``moments="observed"`` is the smallest correction: the means included and only the observed pairs and triples
+fitted (weights 1 where some item was answered by all of them, else 0). Dense M^3 K^3 arrays are what kept the
+authors' run from RTE and TREC ('N/A', 'scalability'); here the triples are stored only where observed and the
+unobserved ones enter in closed form (elementary symmetric sums of the Gram matrices).
+
+Answers are integer codes: item, worker, label (n,)."""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...kernels.crowd.tensor import ao_admm, triple_cooccurrences
+from ...kernels.rng import generator
+from ...validation import Integer, Options, Seed, check_parameter, require
+from .codes import CO_OCCURRENCE_BYTES, FlatPosteriorsWarning, check_codes, tensor_bytes
+from .cooccurrence import cooccurrences, item_index
+from .model import DawidSkeneModel, align_each_annotator
+
+OUTER_SWEEPS = 500  # main_AMT.m: params.outer_max_iter (its loop runs while iter < 500: 499 sweeps at most)
+INNER_STEPS = 10  # params.inner_max_iter, for the confusions and the prior
+OUTER_TOL = 1e-6  # params.outer_tol: relative l1 change of every confusion and of the prior
+INNER_TOL = 1e-3  # params.inner_tol
+MU_CONSTANTS = (1e-7, 1e-2)  # EstConfMat_AO_ADMM.m: mu = 1e-7 + 1e-2 x objective / sum of the squared moments
+MOMENTS = ("code", "observed")
+COLLAPSED = 1e-6  # every confusion's columns equal to this: the fit collapsed (warned)
+
+
+@dataclass(frozen=True)
+class TensorFit:
+    """model the fitted Dawid-Skene model, aligned annotator by annotator as the code aligns it; sweeps the outer
+    sweeps run; objective the final value of the least-squares objective."""
+    model: DawidSkeneModel
+    sweeps: int
+    objective: float
+
+
+def first_moments(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_workers: int,
+                  n_classes: int) -> np.ndarray:
+    """(M, K): each annotator's answer frequencies over the items it answered (calc_annotator_moments' mean_vec);
+    zero for an annotator without answers."""
+    counts = np.zeros((n_workers, n_classes))
+    np.add.at(counts, (worker, label), 1.0)
+    return counts / np.maximum(counts.sum(axis=1, keepdims=True), 1.0)
+
+
+def triple_moments(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int, n_workers: int,
+                   n_classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The third-order co-occurrences where observed: (triples (T, 3) with i < j < k, T3 (T, K, K, K) the
+    fraction of their common items answered (a, b, c), counts (T,) their common items)."""
+    check_codes("triple_moments", item, worker, label, n_items, n_workers, n_classes)
+    item_ptr, order = item_index(item, n_items)
+    return triple_cooccurrences(item_ptr, order, worker.astype(np.int64), label.astype(np.int64), n_workers,
+                                n_classes)
+
+
+def roles_of(members: np.ndarray, n_workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """(ptr (M + 1,), roles (size, 2)) for tuples of annotators ``members`` (T, r): annotator m's tuples are
+    roles[ptr[m]:ptr[m+1]], each (tuple index, m's position in it), in tuple order."""
+    T, r = members.shape
+    member = members.T.ravel()  # position-major: every tuple's first member, then every second, ...
+    entries = np.column_stack([np.tile(np.arange(T), r), np.repeat(np.arange(r), T)]).astype(np.int64)
+    by = np.lexsort((entries[:, 0], member))
+    ptr = np.zeros(n_workers + 1, dtype=np.int64)
+    np.cumsum(np.bincount(member, minlength=n_workers), out=ptr[1:])
+    return ptr, np.ascontiguousarray(entries[by])
+
+
+def observed_pairs(R: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(pairs (P, 2) with i < j, R2 (P, K, K)): the pairwise moments of Eq. (3) where some item was answered by
+    both, in row-major order."""
+    pairs = np.argwhere(np.triu(S > 0, 1)).astype(np.int64)
+    return pairs, np.ascontiguousarray(R[pairs[:, 0], pairs[:, 1]])
+
+
+def random_start(seed, n_workers: int, n_classes: int) -> DawidSkeneModel:
+    """alg_init.m with init = 0: every confusion entry uniform on [0, 1), each column normalised; the prior uniform
+    (EstConfMat_AO_ADMM.m overwrites alg_init's random prior)."""
+    confusion = generator(seed).random((n_workers, n_classes, n_classes))
+    return DawidSkeneModel(np.full(n_classes, 1.0 / n_classes), confusion / confusion.sum(axis=1, keepdims=True))
+
+
+def tensor_admm(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int, n_workers: int,
+                n_classes: int, seed=0, moments: str = "code", max_sweeps: int = OUTER_SWEEPS) -> TensorFit:
+    """TensorADMM's fit from answers (n,) codes: ``moments`` "code" (as the authors' callers run it) or
+    "observed" (see the module); ``seed`` draws the random start; at most ``max_sweeps`` - 1 outer sweeps."""
+    check_parameter("tensor_admm", "seed", seed, Seed())
+    check_parameter("tensor_admm", "moments", moments, Options(*MOMENTS))
+    check_parameter("tensor_admm", "max_sweeps", max_sweeps, Integer(2, None))
+    check_codes("tensor_admm", item, worker, label, n_items, n_workers, n_classes)
+    need = tensor_bytes(item, n_items, n_workers, n_classes) + 24 * n_workers ** 2 * n_classes ** 2
+    require(need <= CO_OCCURRENCE_BYTES, f"tensor_admm: {n_items} items, {n_workers} annotators and {n_classes} "
+                                         f"classes need about {need / 2 ** 30:.3g} GiB of co-occurrences; the limit "
+                                         f"is {CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB")
+    M, K = n_workers, n_classes
+    R, S = cooccurrences(item, worker, label, n_items, M, K)
+    triples, T3, _ = triple_moments(item, worker, label, n_items, M, K)
+    everything = moments == "code"
+    m1 = np.zeros((M, K)) if everything else first_moments(item, worker, label, M, K)
+    pairs, R2 = observed_pairs(R, S)
+    start = random_start(seed, M, K)
+    Gamma, p, sweeps, objective = ao_admm(
+        np.ascontiguousarray(start.confusion), start.priors, m1, pairs, R2, *roles_of(pairs, M), triples, T3,
+        *roles_of(triples, M), everything, max_sweeps, INNER_STEPS, OUTER_TOL, INNER_TOL, *MU_CONSTANTS)
+    model = align_each_annotator(DawidSkeneModel(p, Gamma), floor=0.0)
+    _warn_if_collapsed(model, int(sweeps), moments)
+    return TensorFit(model, int(sweeps), float(objective))
+
+
+def _warn_if_collapsed(model: DawidSkeneModel, sweeps: int, moments: str) -> None:
+    """A FlatPosteriorsWarning when every annotator's confusion has equal columns (to COLLAPSED): the answers
+    then carry no information and every posterior is the prior."""
+    if model.confusion.size and np.ptp(model.confusion, axis=2).max() < COLLAPSED:
+        hint = ("; the unobserved co-occurrences were fitted as zeros: tensor-admm-observed fits the observed ones "
+                "only" if moments == "code" else "")
+        warnings.warn(f"tensor-admm: the fit collapsed to uniform confusions after {sweeps} sweeps, so every "
+                      f"posterior is the prior and the labels are arbitrary{hint}", FlatPosteriorsWarning,
+                      stacklevel=3)
+
