@@ -36,7 +36,7 @@ from .model import DawidSkeneModel, align_each_annotator
 
 OUTER_SWEEPS = 500  # main_AMT.m: params.outer_max_iter (its loop runs while iter < 500: 499 sweeps at most)
 INNER_STEPS = 10  # params.inner_max_iter, for the confusions and the prior
-OUTER_TOL = 1e-6  # params.outer_tol: relative l1 change of every confusion and of the prior
+OUTER_TOL = 1e-6  # params.outer_tol: the confusions' relative l1 changes summed, and the prior's
 INNER_TOL = 1e-3  # params.inner_tol
 MU_CONSTANTS = (1e-7, 1e-2)  # EstConfMat_AO_ADMM.m: mu = 1e-7 + 1e-2 x objective / sum of the squared moments
 MOMENTS = ("code", "observed")
