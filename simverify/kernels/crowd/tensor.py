@@ -329,7 +329,8 @@ def ao_admm(Gamma, p, m1, pairs, R2, pair_ptr, pair_roles, triples, T3, triple_p
     zero moments), each Gamma_i (in annotator order, each using the others' newest) then p by a few proximal ADMM
     steps (mu from the objective's relative size), until the confusions' relative l1 changes summed over the
     annotators and the prior's fall below ``outer_tol``, or ``max_outer`` - 1 sweeps. ``*_ptr``, ``*_roles``:
-    each annotator's pairs and triples with its position in them. Gamma (M, K, K) and p (K,) are the start; returns (Gamma, p, sweeps, objective)."""
+    each annotator's pairs and triples with its position in them. Gamma (M, K, K) and p (K,) are the start;
+    returns (Gamma, p, sweeps, objective)."""
     M, K = Gamma.shape[0], Gamma.shape[1]
     Gamma = Gamma.copy()
     grams = np.empty((M, K, K))
