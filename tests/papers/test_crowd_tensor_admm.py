@@ -16,9 +16,10 @@ from simverify.solvers.crowd.cooccurrence import cooccurrences
 from simverify.solvers.crowd.methods import aggregate
 from simverify.solvers.crowd.tensor_admm import (
     first_moments,
+    moment_bundle,
     observed_pairs,
     random_start,
-    roles_of,
+    sparse_cells,
     tensor_admm,
     triple_moments,
 )
@@ -55,6 +56,16 @@ def test_triple_moments_equal_a_naive_enumeration_of_each_items_answers(seed):
         assert np.allclose(T3[t], naive[key][0]) and counts[t] == naive[key][1]
 
 
+def test_sparse_cells_list_every_nonzero_moment_tuple_by_tuple():
+    moments = np.zeros((3, 2, 2, 2))
+    moments[0, 1, 0, 1], moments[2, 0, 0, 0], moments[2, 1, 1, 0] = 0.5, 0.25, 0.75
+    ptr, cells, values = sparse_cells(moments)
+    assert ptr.tolist() == [0, 1, 1, 3] and cells.tolist() == [[1, 0, 1], [0, 0, 0], [1, 1, 0]]
+    assert values.tolist() == [0.5, 0.25, 0.75]
+    ptr, cells, values = sparse_cells(np.zeros((0, 2, 2)))
+    assert ptr.tolist() == [0] and cells.shape == (0, 2) and values.size == 0
+
+
 def naive_simplex(v: np.ndarray) -> np.ndarray:
     """ProjectOntoSimplex1.m: negatives set to 0, then the Euclidean projection found by bisection on theta."""
     v = np.maximum(v, 0.0)
@@ -89,7 +100,7 @@ def problem(seed: int, everything: bool):
     m1 = np.zeros((M, K)) if everything else first_moments(item, worker, label, M, K)
     observed = {tuple(t): T3[n] for n, t in enumerate(triples)}
     W2 = (1.0 - np.eye(M)) if everything else (S > 0).astype(float)
-    args = (m1, pairs, R2, *roles_of(pairs, M), triples, T3, *roles_of(triples, M), everything)
+    args = (m1, moment_bundle(pairs, R2, M), moment_bundle(triples, T3, M), everything)
     return args, (m1, R, W2, observed), (M, K)
 
 
@@ -123,7 +134,7 @@ def test_the_kernels_objective_equals_the_naive_sum_over_pairs_and_triples(seed,
 @pytest.mark.parametrize("everything", [True, False])
 def test_each_annotators_normal_equations_are_the_naive_objectives_gradient(everything):
     args, dense, (M, K) = problem(5, everything)
-    m1, pairs, R2, pair_ptr, pair_roles, triples, T3, triple_ptr, triple_roles, _ = args
+    m1, pair_moments, triple_moments, _ = args
     rng = np.random.default_rng(1)
     Gamma = rng.random((M, K, K))
     Gamma /= Gamma.sum(axis=1, keepdims=True)
@@ -131,8 +142,7 @@ def test_each_annotators_normal_equations_are_the_naive_objectives_gradient(ever
     grams = np.einsum("mab,mac->mbc", Gamma, Gamma)
     sums = np.stack([grams.sum(axis=0), (grams ** 2).sum(axis=0)])
     for i in range(M):
-        lhs, rhs = _confusion_system(i, Gamma, grams, p, m1, pairs, R2, pair_ptr, pair_roles, triples, T3,
-                                     triple_ptr, triple_roles, everything, sums)
+        lhs, rhs = _confusion_system(i, Gamma, grams, p, m1, pair_moments, triple_moments, everything, sums)
         gradient = (lhs @ Gamma[i].T - rhs).T  # d objective / d Gamma_i, (K answered, K true)
         numeric = np.zeros((K, K))
         for a, f in itertools.product(range(K), range(K)):

@@ -3,8 +3,9 @@ third-order co-occurrences of the answers and the AO-ADMM fit of the confusions 
 second- and third-order moments (the authors' ``EstConfMat_AO_ADMM.m`` with its inner ADMM steps).
 
 Shapes: Gamma (M, K answered, K true) with columns on the simplex (``DawidSkeneModel.confusion``); p (K,);
-R (M, M, K, K) the pairwise moments of Eq. (3); triples (T, 3) int64, annotators i < j < k; T3 (T, K, K, K) with
-T3[t, a, b, c] the fraction of the items all three answered on which they answered a, b and c. Serial, in a
+triples (T, 3) int64, annotators i < j < k; T3 (T, K, K, K) with T3[t, a, b, c] the fraction of the items all
+three answered on which they answered a, b and c; the fit reads the pairs' and triples' moments as sparse cells
+(``ao_admm``). Serial, in a
 fixed order: the result does not depend on the thread count.
 """
 from __future__ import annotations
@@ -109,39 +110,34 @@ def project_columns_to_simplex(V):
 
 
 @njit(**JIT)
-def _mttkrp(T, A, B, role, weight, out):
-    """out (K factors, K entries) += weight x the third-order moment T (K, K, K) contracted with the other two
-    annotators' confusions A, B (in the triple's order) along their axes, for the annotator at position ``role``:
-    out[f, x] += weight sum T[...] A[., f] B[., f] with x the role's axis."""
-    K = T.shape[0]
-    for a in range(K):
-        for b in range(K):
-            for c in range(K):
-                t = weight * T[a, b, c]
-                if t == 0.0:
-                    continue
-                for f in range(K):
-                    if role == 0:
-                        out[f, a] += t * A[b, f] * B[c, f]
-                    elif role == 1:
-                        out[f, b] += t * A[a, f] * B[c, f]
-                    else:
-                        out[f, c] += t * A[a, f] * B[b, f]
-
-
-@njit(**JIT)
-def _add_product(out, weight, A, B, C):
-    """out += weight A * B * C elementwise (K, K), without temporaries (pass ones for a product of fewer)."""
-    K = out.shape[0]
-    for a in range(K):
-        for b in range(K):
-            out[a, b] += weight * A[a, b] * B[a, b] * C[a, b]
-
-
-@njit(**JIT)
 def _gram(G):
     """G^T G (K, K) for one confusion (K, K)."""
     return G.T @ G
+
+
+@njit(**JIT)
+def _shifted_inverse(lhs, shift):
+    """(lhs + shift I)^-1 for a symmetric positive definite lhs + shift I (K, K), by Gauss-Jordan without pivoting
+    in explicit loops (K is small: LAPACK's call costs more than the arithmetic here)."""
+    K = lhs.shape[0]
+    A = lhs.copy()
+    inv = np.zeros((K, K))
+    for k in range(K):
+        A[k, k] += shift
+        inv[k, k] = 1.0
+    for k in range(K):
+        pivot = A[k, k]
+        for c in range(K):
+            A[k, c] /= pivot
+            inv[k, c] /= pivot
+        for r in range(K):
+            if r != k:
+                factor = A[r, k]
+                if factor != 0.0:
+                    for c in range(K):
+                        A[r, c] -= factor * A[k, c]
+                        inv[r, c] -= factor * inv[k, c]
+    return inv
 
 
 @njit(**JIT)
@@ -151,7 +147,7 @@ def _admm_confusion(lhs, rhs, G, D, mu, tol, max_steps):
     (new arrays; written with explicit loops: K is small and the steps run M times per sweep)."""
     K = G.shape[0]
     lam = np.sqrt(np.sum(lhs * lhs)) / K
-    inv = np.linalg.inv(lhs + (mu + lam) * np.eye(K))
+    inv = _shifted_inverse(lhs, mu + lam)
     start, G, D = G.copy(), G.copy(), D.copy()
     B, phi_t = np.empty((K, K)), np.empty((K, K))
     column, scratch, projected = np.empty(K), np.empty(K), np.empty(K)
@@ -190,7 +186,7 @@ def _admm_prior(lhs, rhs, p, d, mu, tol, max_steps):
     new arrays (p, d)."""
     K = p.size
     lam = np.sqrt(np.sum(lhs * lhs)) / K
-    inv = np.linalg.inv(lhs + (mu + lam) * np.eye(K))
+    inv = _shifted_inverse(lhs, mu + lam)
     start, p, d = p.copy(), p.copy(), d.copy()
     u, column, scratch, projected = np.empty(K), np.empty(K), np.empty(K), np.empty(K)
     for _ in range(max_steps):
@@ -218,94 +214,100 @@ def _admm_prior(lhs, rhs, p, d, mu, tol, max_steps):
 
 
 @njit(**JIT)
-def _contract_pair(B, G, role, out):
-    """out (K factors, K entries) += the pairwise moment B (K, K) contracted with the other annotator's confusion
-    G along its axis, for the annotator at position ``role`` of the pair: out[f, x] += sum B[...] G[., f]."""
-    K = B.shape[0]
-    for a in range(K):
-        for b in range(K):
-            r = B[a, b]
-            if r == 0.0:
-                continue
-            for f in range(K):
-                if role == 0:
-                    out[f, a] += r * G[b, f]
-                else:
-                    out[f, b] += r * G[a, f]
-
-
-@njit(**JIT)
-def _prior_system(Gamma, grams, m1, pairs, R2, triples, T3, all_blocks):
+def _prior_system(Gamma, grams, m1, pair_moments, triple_moments, all_blocks):
     """(lhs (K, K), rhs (K,)) of the objective as a quadratic in p: 0.5 p^T lhs p - p^T rhs + const. With
     ``all_blocks`` every pair and triple of annotators counts (the unobserved with zero moments: the elementary
-    symmetric sums of the Gram matrices give lhs); else only the observed ones."""
+    symmetric sums of the Gram matrices give lhs); else only the observed ones. Loops index the arrays directly
+    (no views: a view per pair or triple costs more than its arithmetic)."""
+    pairs, pair_ptr, pair_cells, pair_values = pair_moments[0], pair_moments[1], pair_moments[2], pair_moments[3]
+    triples, tri_ptr, tri_cells, tri_values = (triple_moments[0], triple_moments[1], triple_moments[2],
+                                               triple_moments[3])
     M, K = Gamma.shape[0], Gamma.shape[1]
     lhs = np.zeros((K, K))
     rhs = np.zeros(K)
-    ones = np.ones((K, K))
     for i in range(M):
-        lhs += grams[i]
-        rhs += Gamma[i].T @ m1[i]
+        for f in range(K):
+            for a in range(K):
+                rhs[f] += Gamma[i, a, f] * m1[i, a]
+                lhs[f, a] += grams[i, f, a]
     if all_blocks:
-        p1, p2, p3 = np.zeros((K, K)), np.zeros((K, K)), np.zeros((K, K))
-        for i in range(M):
-            p1 += grams[i]
-            p2 += grams[i] ** 2
-            p3 += grams[i] ** 3
-        lhs += 0.5 * (p1 * p1 - p2) + (p1 ** 3 - 3.0 * p1 * p2 + 2.0 * p3) / 6.0
+        for a in range(K):
+            for b in range(K):
+                p1, p2, p3 = 0.0, 0.0, 0.0
+                for i in range(M):
+                    g = grams[i, a, b]
+                    p1 += g
+                    p2 += g * g
+                    p3 += g * g * g
+                lhs[a, b] += 0.5 * (p1 * p1 - p2) + (p1 ** 3 - 3.0 * p1 * p2 + 2.0 * p3) / 6.0
     for q in range(pairs.shape[0]):
         i, j = pairs[q, 0], pairs[q, 1]
         if not all_blocks:
-            _add_product(lhs, 1.0, grams[i], grams[j], ones)
-        for a in range(K):
-            for b in range(K):
-                r = R2[q, a, b]
-                if r != 0.0:
-                    for f in range(K):
-                        rhs[f] += r * Gamma[i, a, f] * Gamma[j, b, f]
+            for a in range(K):
+                for b in range(K):
+                    lhs[a, b] += grams[i, a, b] * grams[j, a, b]
+        for s in range(pair_ptr[q], pair_ptr[q + 1]):
+            a, b, r = pair_cells[s, 0], pair_cells[s, 1], pair_values[s]
+            for f in range(K):
+                rhs[f] += r * Gamma[i, a, f] * Gamma[j, b, f]
     for t in range(triples.shape[0]):
         i, j, k = triples[t, 0], triples[t, 1], triples[t, 2]
         if not all_blocks:
-            _add_product(lhs, 1.0, grams[i], grams[j], grams[k])
-        for a in range(K):
-            for b in range(K):
-                for c in range(K):
-                    x = T3[t, a, b, c]
-                    if x != 0.0:
-                        for f in range(K):
-                            rhs[f] += x * Gamma[i, a, f] * Gamma[j, b, f] * Gamma[k, c, f]
+            for a in range(K):
+                for b in range(K):
+                    lhs[a, b] += grams[i, a, b] * grams[j, a, b] * grams[k, a, b]
+        for s in range(tri_ptr[t], tri_ptr[t + 1]):
+            a, b, c, x = tri_cells[s, 0], tri_cells[s, 1], tri_cells[s, 2], tri_values[s]
+            for f in range(K):
+                rhs[f] += x * Gamma[i, a, f] * Gamma[j, b, f] * Gamma[k, c, f]
     return lhs, rhs
 
 
 @njit(**JIT)
-def _confusion_system(i, Gamma, grams, p, m1, pairs, R2, pair_ptr, pair_roles, triples, T3, triple_ptr,
-                      triple_roles, all_blocks, sums):
+def _confusion_system(i, Gamma, grams, p, m1, pair_moments, triple_moments, all_blocks, sums):
     """(lhs (K, K), rhs (K, K) without the proximal term) of annotator i's least squares in Gamma_i^T, the other
     annotators fixed (inner_ADMM.m's Tmp_mat and Tmp_mat2). ``sums`` = (sum of the Gram matrices, sum of their
     squares) over all annotators, for ``all_blocks``."""
+    pairs, pair_ptr, pair_cells, pair_values = pair_moments[0], pair_moments[1], pair_moments[2], pair_moments[3]
+    pair_of, pair_roles = pair_moments[4], pair_moments[5]
+    triples, tri_ptr, tri_cells, tri_values = (triple_moments[0], triple_moments[1], triple_moments[2],
+                                               triple_moments[3])
+    triple_of, triple_roles = triple_moments[4], triple_moments[5]
     K = Gamma.shape[1]
     lhs = np.zeros((K, K))
     rhs = np.zeros((K, K))
-    ones = np.ones((K, K))
     if all_blocks:
         for a in range(K):
             for b in range(K):
                 g = grams[i, a, b]
                 s1 = sums[0, a, b] - g
                 lhs[a, b] = s1 + 0.5 * (s1 * s1 - (sums[1, a, b] - g * g))
-    for s in range(pair_ptr[i], pair_ptr[i + 1]):
-        q, role = pair_roles[s, 0], pair_roles[s, 1]
+    for e in range(pair_of[i], pair_of[i + 1]):
+        q, role = pair_roles[e, 0], pair_roles[e, 1]
         other = pairs[q, 1 - role]
         if not all_blocks:
-            _add_product(lhs, 1.0, grams[other], ones, ones)
-        _contract_pair(R2[q], Gamma[other], role, rhs)
-    for s in range(triple_ptr[i], triple_ptr[i + 1]):
-        t, role = triple_roles[s, 0], triple_roles[s, 1]
-        first = triples[t, 1] if role == 0 else triples[t, 0]
-        second = triples[t, 1] if role == 2 else triples[t, 2]
+            for a in range(K):
+                for b in range(K):
+                    lhs[a, b] += grams[other, a, b]
+        for s in range(pair_ptr[q], pair_ptr[q + 1]):
+            mine, theirs = pair_cells[s, role], pair_cells[s, 1 - role]
+            r = pair_values[s]
+            for f in range(K):
+                rhs[f, mine] += r * Gamma[other, theirs, f]
+    for e in range(triple_of[i], triple_of[i + 1]):
+        t, role = triple_roles[e, 0], triple_roles[e, 1]
+        u = 1 if role == 0 else 0  # the positions of the other two annotators, in the triple's order
+        v = 1 if role == 2 else 2
+        first, second = triples[t, u], triples[t, v]
         if not all_blocks:
-            _add_product(lhs, 1.0, grams[first], grams[second], ones)
-        _mttkrp(T3[t], Gamma[first], Gamma[second], role, 1.0, rhs)
+            for a in range(K):
+                for b in range(K):
+                    lhs[a, b] += grams[first, a, b] * grams[second, a, b]
+        for s in range(tri_ptr[t], tri_ptr[t + 1]):
+            mine, x1, x2 = tri_cells[s, role], tri_cells[s, u], tri_cells[s, v]
+            x = tri_values[s]
+            for f in range(K):
+                rhs[f, mine] += x * Gamma[first, x1, f] * Gamma[second, x2, f]
     for f in range(K):
         for g in range(K):
             lhs[f, g] = p[f] * lhs[f, g] * p[g] + p[f] * p[g]  # P lhs P + p p^T
@@ -320,24 +322,26 @@ def _objective(lhs, rhs, p, constant):
 
 
 @njit(**JIT)
-def ao_admm(Gamma, p, m1, pairs, R2, pair_ptr, pair_roles, triples, T3, triple_ptr, triple_roles, all_blocks,
-            max_outer, max_inner, outer_tol, inner_tol, mu_const1, mu_const2):
+def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, max_outer, max_inner, outer_tol, inner_tol,
+            mu_const1, mu_const2):
     """EstConfMat_AO_ADMM.m with unit weights: block coordinate descent on
     0.5 sum_i ||m1_i - Gamma_i p||^2 + 0.5 sum_(i<j) ||R_ij - Gamma_i P Gamma_j^T||_F^2
-    + 0.5 sum_(i<j<k) ||T_ijk - [[Gamma_i, Gamma_j, Gamma_k; p]]||^2 over the observed pairs (R2 (P, K, K) of
-    ``pairs`` (P, 2), i < j) and triples (or, with ``all_blocks``, every pair and triple, the unobserved ones with
-    zero moments), each Gamma_i (in annotator order, each using the others' newest) then p by a few proximal ADMM
-    steps (mu from the objective's relative size), until the confusions' relative l1 changes summed over the
-    annotators and the prior's fall below ``outer_tol``, or ``max_outer`` - 1 sweeps. ``*_ptr``, ``*_roles``:
-    each annotator's pairs and triples with its position in them. Gamma (M, K, K) and p (K,) are the start;
-    returns (Gamma, p, sweeps, objective)."""
+    + 0.5 sum_(i<j<k) ||T_ijk - [[Gamma_i, Gamma_j, Gamma_k; p]]||^2 over the observed pairs and triples (or, with
+    ``all_blocks``, every pair and triple, the unobserved ones with zero moments), each Gamma_i (in annotator
+    order, each using the others' newest) then p by a few proximal ADMM steps (mu from the objective's relative
+    size), until the confusions' relative l1 changes summed over the annotators and the prior's fall below
+    ``outer_tol``, or ``max_outer`` - 1 sweeps. ``pair_moments`` and
+    ``triple_moments`` are (members (T, r) in increasing order, cell_ptr (T + 1,), cells (nnz, r) of answers,
+    values (nnz,), member_ptr (M + 1,), roles (rT, 2)): each observed tuple's nonzero moments, and each
+    annotator's tuples with its position in them. Gamma (M, K, K) and p (K,) are the start; returns (Gamma, p,
+    sweeps, objective)."""
     M, K = Gamma.shape[0], Gamma.shape[1]
     Gamma = Gamma.copy()
     grams = np.empty((M, K, K))
     for i in range(M):
         grams[i] = _gram(Gamma[i])
-    constant = np.sum(m1 * m1) + np.sum(R2 * R2) + np.sum(T3 * T3)
-    lhs, rhs = _prior_system(Gamma, grams, m1, pairs, R2, triples, T3, all_blocks)
+    constant = np.sum(m1 * m1) + np.sum(pair_moments[3] ** 2) + np.sum(triple_moments[3] ** 2)
+    lhs, rhs = _prior_system(Gamma, grams, m1, pair_moments, triple_moments, all_blocks)
     previous = _objective(lhs, rhs, p, constant)
     mu = mu_const1 + mu_const2 * previous / max(constant, 1e-300)
     Delta = np.zeros((M, K, K))
@@ -349,8 +353,7 @@ def ao_admm(Gamma, p, m1, pairs, R2, pair_ptr, pair_roles, triples, T3, triple_p
         old = Gamma.copy()
         sums[0], sums[1] = grams.sum(axis=0), (grams ** 2).sum(axis=0)
         for i in range(M):
-            lhs_i, rhs_i = _confusion_system(i, Gamma, grams, p, m1, pairs, R2, pair_ptr, pair_roles, triples, T3,
-                                             triple_ptr, triple_roles, all_blocks, sums)
+            lhs_i, rhs_i = _confusion_system(i, Gamma, grams, p, m1, pair_moments, triple_moments, all_blocks, sums)
             for f in range(K):
                 for a in range(K):
                     rhs_i[f, a] += mu * Gamma[i, a, f]  # the proximal term mu Gamma_i^T
@@ -363,7 +366,7 @@ def ao_admm(Gamma, p, m1, pairs, R2, pair_ptr, pair_roles, triples, T3, triple_p
                     sums[0, a, b] += g - grams[i, a, b]
                     sums[1, a, b] += g * g - grams[i, a, b] ** 2
                     grams[i, a, b] = g
-        lhs, rhs = _prior_system(Gamma, grams, m1, pairs, R2, triples, T3, all_blocks)
+        lhs, rhs = _prior_system(Gamma, grams, m1, pair_moments, triple_moments, all_blocks)
         new_p, delta = _admm_prior(lhs, rhs + mu * p, p, delta, mu, inner_tol, max_inner)
         moved = 0.0
         for i in range(M):

@@ -83,6 +83,23 @@ def roles_of(members: np.ndarray, n_workers: int) -> tuple[np.ndarray, np.ndarra
     return ptr, np.ascontiguousarray(entries[by])
 
 
+def sparse_cells(moments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cell_ptr (T + 1,), cells (nnz, r), values (nnz,)): the nonzero entries of ``moments`` (T, K, ..., K) with r
+    axes of answers, tuple by tuple (tuple t's are cell_ptr[t]:cell_ptr[t+1])."""
+    T = moments.shape[0]
+    flat = moments.reshape(T, int(np.prod(moments.shape[1:])))
+    rows, cols = np.nonzero(flat)
+    ptr = np.zeros(T + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=T), out=ptr[1:])
+    cells = np.column_stack(np.unravel_index(cols, moments.shape[1:])).astype(np.int64).reshape(-1, moments.ndim - 1)
+    return ptr, np.ascontiguousarray(cells), np.ascontiguousarray(flat[rows, cols])
+
+
+def moment_bundle(members: np.ndarray, moments: np.ndarray, n_workers: int) -> tuple:
+    """The kernel's view of the observed pairs or triples: (members, *sparse_cells(moments), *roles_of(members))."""
+    return (np.ascontiguousarray(members, dtype=np.int64), *sparse_cells(moments), *roles_of(members, n_workers))
+
+
 def observed_pairs(R: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(pairs (P, 2) with i < j, R2 (P, K, K)): the pairwise moments of Eq. (3) where some item was answered by
     both, in row-major order."""
@@ -117,8 +134,8 @@ def tensor_admm(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
     pairs, R2 = observed_pairs(R, S)
     start = random_start(seed, M, K)
     Gamma, p, sweeps, objective = ao_admm(
-        np.ascontiguousarray(start.confusion), start.priors, m1, pairs, R2, *roles_of(pairs, M), triples, T3,
-        *roles_of(triples, M), everything, max_sweeps, INNER_STEPS, OUTER_TOL, INNER_TOL, *MU_CONSTANTS)
+        np.ascontiguousarray(start.confusion), start.priors, m1, moment_bundle(pairs, R2, M),
+        moment_bundle(triples, T3, M), everything, max_sweeps, INNER_STEPS, OUTER_TOL, INNER_TOL, *MU_CONSTANTS)
     model = align_each_annotator(DawidSkeneModel(p, Gamma), floor=0.0)
     _warn_if_collapsed(model, int(sweeps), moments)
     return TensorFit(model, int(sweeps), float(objective))
