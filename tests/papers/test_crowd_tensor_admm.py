@@ -85,9 +85,27 @@ def test_the_projection_is_the_codes_clip_then_project_column_by_column(seed):
         assert np.allclose(out[:, f], naive_simplex(V[:, f]), atol=1e-9)
 
 
+def naive_euclidean_simplex(v: np.ndarray) -> np.ndarray:
+    """argmin ||w - v|| over the simplex, by bisection on theta in w = max(v - theta, 0)."""
+    lo, hi = v.min() - 1.0, v.max()
+    for _ in range(200):
+        theta = (lo + hi) / 2
+        lo, hi = (theta, hi) if np.maximum(v - theta, 0).sum() > 1 else (lo, theta)
+    return np.maximum(v - (lo + hi) / 2, 0.0)
+
+
 def test_the_projection_clips_first_so_it_differs_from_the_euclidean_one():
     out = project_columns_to_simplex(np.array([[0.3], [-0.5]]))
-    assert np.allclose(out[:, 0], [0.65, 0.35])  # the Euclidean projection of (0.3, -0.5) is (0.9, 0.1)
+    assert np.allclose(out[:, 0], [0.65, 0.35])
+    assert np.allclose(project_columns_to_simplex(np.array([[0.3], [-0.5]]), False)[:, 0], [0.9, 0.1])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_unclipped_projection_is_the_euclidean_one(seed):
+    V = np.random.default_rng(seed).normal(size=(5, 3)) - 0.5  # columns with every entry negative included
+    out = project_columns_to_simplex(V, False)
+    for f in range(3):
+        assert np.allclose(out[:, f], naive_euclidean_simplex(V[:, f]), atol=1e-9)
 
 
 def problem(seed: int, everything: bool):
@@ -123,8 +141,8 @@ def naive_objective(Gamma, p, dense, everything):
 def test_the_kernels_objective_equals_the_naive_sum_over_pairs_and_triples(seed, everything):
     args, dense, (M, K) = problem(seed, everything)
     start = random_start(seed, M, K)
-    Gamma, p, sweeps, value = ao_admm(np.ascontiguousarray(start.confusion), start.priors, *args, 4, 10, 1e-6,
-                                      1e-3, 1e-7, 1e-2)
+    Gamma, p, sweeps, value = ao_admm(np.ascontiguousarray(start.confusion), start.priors, *args, True, 4, 10,
+                                      1e-6, 1e-3, 1e-7, 1e-2)
     assert sweeps == 3
     assert np.isclose(value, naive_objective(Gamma, p, dense, everything), rtol=1e-10)
     assert value < naive_objective(start.confusion, start.priors, dense, everything)  # the sweeps descended
@@ -183,17 +201,18 @@ def test_the_codes_configuration_gives_bluebirds_printed_12_03_percent():
 
 def test_the_codes_configuration_collapses_to_uniform_confusions_on_sparse_rte_and_says_so():
     a = crowd.shipped("rte")
-    with pytest.warns(FlatPosteriorsWarning, match="collapsed to uniform confusions after 2 sweeps.*observed"):
-        fit = tensor_admm(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes, seed=0, moments="code")
+    codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+    with pytest.warns(FlatPosteriorsWarning, match="collapsed to uniform confusions after 2 sweeps.*euclidean"):
+        fit = tensor_admm(*codes, seed=0, moments="code")
     assert np.allclose(fit.model.confusion, 0.5) and fit.sweeps == 2
-    observed = tensor_admm(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes, seed=0,
-                           moments="observed")
-    assert np.abs(observed.model.confusion - 0.5).max() > 0.3
+    for options in ({"moments": "observed"}, {"projection": "euclidean"}):  # either correction moves off it
+        moved = np.abs(tensor_admm(*codes, seed=0, **options).model.confusion - 0.5).max()
+        assert moved > 0.1, options  # 0.47 and 0.24 measured
 
 
 @pytest.mark.parametrize("kwargs, needle", [
-    ({"moments": "all"}, "moments"), ({"seed": -1}, "seed"), ({"seed": 1.5}, "seed"), ({"max_sweeps": 1}, "max_sweeps"),
-    ({"max_sweeps": True}, "max_sweeps")])
+    ({"moments": "all"}, "moments"), ({"projection": "l1"}, "projection"), ({"seed": -1}, "seed"),
+    ({"seed": 1.5}, "seed"), ({"max_sweeps": 1}, "max_sweeps"), ({"max_sweeps": True}, "max_sweeps")])
 def test_tensor_admm_refuses_bad_parameters(kwargs, needle):
     with pytest.raises(ValueError, match=needle):
         tensor_admm(*sparse_answers(0), **kwargs)
@@ -205,12 +224,18 @@ def test_tensor_admm_refuses_triples_past_the_memory_limit_before_any_work():
         tensor_admm(np.zeros(n, dtype=np.int64), np.arange(n), np.zeros(n, dtype=np.int64), 1, n, 2)
 
 
-def test_the_estimator_names_the_method_of_its_moments_and_clones():
+def test_the_estimator_names_the_method_of_its_options_fits_any_combination_and_clones():
     from sklearn.base import clone
 
     from simverify.solvers.crowd.estimators import TensorADMM, example_answers
     est = TensorADMM(moments="observed", random_state=2)
     assert est._method() == "tensor-admm-observed" and TensorADMM()._method() == "tensor-admm"
-    assert clone(est).get_params() == {"moments": "observed", "random_state": 2}
+    assert TensorADMM(projection="euclidean")._method() == "tensor-admm-euclidean"
+    assert clone(est).get_params() == {"moments": "observed", "projection": "code", "random_state": 2}
+    a = crowd.shipped("temp")
+    both = TensorADMM(moments="observed", projection="euclidean").fit(crowd.to_frame(a))
+    fit = tensor_admm(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes, moments="observed",
+                      projection="euclidean")
+    assert np.array_equal(both.errors_.to_numpy().reshape(fit.model.confusion.shape), fit.model.confusion)
     with pytest.raises(ValueError, match="moments"):
         TensorADMM(moments="dense").fit(example_answers())

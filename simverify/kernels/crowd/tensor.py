@@ -73,12 +73,14 @@ def triple_cooccurrences(item_ptr, order, worker, label, n_workers, n_classes):
 
 
 @njit(**JIT)
-def _project_into(v, scratch, out):
-    """out (K,) = ProjectOntoSimplex1.m of the column v (K,): negatives set to 0, then Duchi et al.'s
-    sort-and-threshold projection. ``scratch`` (K,) holds the sorted entries (insertion sort: K is small)."""
+def _project_into(v, scratch, out, clip):
+    """out (K,) = the column v (K,) onto the probability simplex by Duchi et al.'s sort-and-threshold projection,
+    with ``clip`` after setting negative entries to 0 first as ProjectOntoSimplex1.m does (then not the Euclidean
+    projection of v when its positive part sums below 1). ``scratch`` (K,) holds the sorted entries (insertion
+    sort: K is small)."""
     K = v.size
     for r in range(K):
-        x = max(v[r], 0.0)
+        x = max(v[r], 0.0) if clip else v[r]
         q = r
         while q > 0 and scratch[q - 1] < x:
             scratch[q] = scratch[q - 1]
@@ -91,20 +93,21 @@ def _project_into(v, scratch, out):
             j, theta = r + 1, total
     theta = (theta - 1.0) / j
     for r in range(K):
-        out[r] = max(max(v[r], 0.0) - theta, 0.0)
+        out[r] = max((max(v[r], 0.0) if clip else v[r]) - theta, 0.0)
 
 
 @njit(**JIT)
-def project_columns_to_simplex(V):
-    """Each column of V (K, F) onto the probability simplex as the authors' ProjectOntoSimplex1.m does it:
-    negative entries first set to 0, then Duchi et al.'s sort-and-threshold projection (for a column whose positive
-    part sums below 1 this is not the Euclidean projection of the column itself)."""
+def project_columns_to_simplex(V, clip=True):
+    """Each column of V (K, F) onto the probability simplex: with ``clip`` as the authors' ProjectOntoSimplex1.m
+    does it (negative entries first set to 0, then Duchi et al.'s sort-and-threshold projection; for a column
+    whose positive part sums below 1 this is not the Euclidean projection of the column itself), else the
+    Euclidean projection."""
     K, F = V.shape
     out = np.empty((K, F))
     column, scratch, projected = np.empty(K), np.empty(K), np.empty(K)
     for f in range(F):
         column[:] = V[:, f]
-        _project_into(column, scratch, projected)
+        _project_into(column, scratch, projected, clip)
         out[:, f] = projected
     return out
 
@@ -141,7 +144,7 @@ def _shifted_inverse(lhs, shift):
 
 
 @njit(**JIT)
-def _admm_confusion(lhs, rhs, G, D, mu, tol, max_steps):
+def _admm_confusion(lhs, rhs, G, D, mu, tol, max_steps, clip):
     """inner_ADMM.m: min 0.5 ||.|| fit + mu/2 ||G - G_start||^2 over column-stochastic G (K, K) by ADMM with
     step lambda = ||lhs||_F / K; ``rhs`` (K, K) includes mu G_start^T. Returns (G, D) with D the scaled dual
     (new arrays; written with explicit loops: K is small and the steps run M times per sweep)."""
@@ -165,7 +168,7 @@ def _admm_confusion(lhs, rhs, G, D, mu, tol, max_steps):
         for f in range(K):
             for a in range(K):
                 column[a] = phi_t[a, f] - D[a, f]
-            _project_into(column, scratch, projected)
+            _project_into(column, scratch, projected, clip)
             for a in range(K):
                 new = projected[a]
                 diff = new - phi_t[a, f]
@@ -181,7 +184,7 @@ def _admm_confusion(lhs, rhs, G, D, mu, tol, max_steps):
 
 
 @njit(**JIT)
-def _admm_prior(lhs, rhs, p, d, mu, tol, max_steps):
+def _admm_prior(lhs, rhs, p, d, mu, tol, max_steps, clip):
     """inner_ADMM_p_upd.m: the prior (K,) on the simplex by the same ADMM; ``rhs`` includes mu p_start. Returns
     new arrays (p, d)."""
     K = p.size
@@ -197,7 +200,7 @@ def _admm_prior(lhs, rhs, p, d, mu, tol, max_steps):
             u[f] = total
         for f in range(K):
             column[f] = u[f] - d[f]
-        _project_into(column, scratch, projected)
+        _project_into(column, scratch, projected, clip)
         gap, size, dual, moved = 0.0, 0.0, 0.0, 0.0
         for f in range(K):
             new = projected[f]
@@ -322,8 +325,8 @@ def _objective(lhs, rhs, p, constant):
 
 
 @njit(**JIT)
-def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, max_outer, max_inner, outer_tol, inner_tol,
-            mu_const1, mu_const2):
+def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, clip, max_outer, max_inner, outer_tol,
+            inner_tol, mu_const1, mu_const2):
     """EstConfMat_AO_ADMM.m with unit weights: block coordinate descent on
     0.5 sum_i ||m1_i - Gamma_i p||^2 + 0.5 sum_(i<j) ||R_ij - Gamma_i P Gamma_j^T||_F^2
     + 0.5 sum_(i<j<k) ||T_ijk - [[Gamma_i, Gamma_j, Gamma_k; p]]||^2 over the observed pairs and triples (or, with
@@ -333,7 +336,8 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, max_outer, m
     ``outer_tol``, or ``max_outer`` - 1 sweeps. ``pair_moments`` and
     ``triple_moments`` are (members (T, r) in increasing order, cell_ptr (T + 1,), cells (nnz, r) of answers,
     values (nnz,), member_ptr (M + 1,), roles (rT, 2)): each observed tuple's nonzero moments, and each
-    annotator's tuples with its position in them. Gamma (M, K, K) and p (K,) are the start; returns (Gamma, p,
+    annotator's tuples with its position in them. ``clip``: the code's projection (``project_columns_to_simplex``),
+    else the Euclidean one. Gamma (M, K, K) and p (K,) are the start; returns (Gamma, p,
     sweeps, objective)."""
     M, K = Gamma.shape[0], Gamma.shape[1]
     Gamma = Gamma.copy()
@@ -357,7 +361,8 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, max_outer, m
             for f in range(K):
                 for a in range(K):
                     rhs_i[f, a] += mu * Gamma[i, a, f]  # the proximal term mu Gamma_i^T
-            Gamma[i], Delta[i] = _admm_confusion(lhs_i, rhs_i, Gamma[i], Delta[i], mu, inner_tol, max_inner)
+            Gamma[i], Delta[i] = _admm_confusion(lhs_i, rhs_i, Gamma[i], Delta[i], mu, inner_tol, max_inner,
+                                                 clip)
             for a in range(K):
                 for b in range(K):
                     g = 0.0
@@ -367,7 +372,7 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, max_outer, m
                     sums[1, a, b] += g * g - grams[i, a, b] ** 2
                     grams[i, a, b] = g
         lhs, rhs = _prior_system(Gamma, grams, m1, pair_moments, triple_moments, all_blocks)
-        new_p, delta = _admm_prior(lhs, rhs + mu * p, p, delta, mu, inner_tol, max_inner)
+        new_p, delta = _admm_prior(lhs, rhs + mu * p, p, delta, mu, inner_tol, max_inner, clip)
         moved = 0.0
         for i in range(M):
             moved += np.abs(old[i] - Gamma[i]).sum(axis=0).max() / max(np.abs(old[i]).sum(axis=0).max(), 1e-300)

@@ -60,7 +60,7 @@ def shares_items(item: np.ndarray, worker: np.ndarray) -> bool:
 
 
 SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted", "multispa", "cnmf", "tensor-admm",
-                       "tensor-admm-observed", "kos")
+                       "tensor-admm-euclidean", "tensor-admm-observed", "kos")
 ONE_MODEL_METHODS = (*SHARED_ITEM_METHODS[:-1], "spectral-ds")  # one model from cross moments: one class order
 
 

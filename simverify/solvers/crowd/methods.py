@@ -31,7 +31,8 @@ spectral-ds            Spectral-D&S (Zhang, Chen, Zhou & Jordan 2014): Algorithm
 tensor-admm            TensorADMM (Traganitis, Pages-Zamora & Giannakis 2018) as the authors' callers run it: the
                        confusions and prior fitted to the second- and third-order co-occurrences by AO-ADMM from a
                        random start (``seed``), the unobserved ones as zeros, each annotator aligned on its own, MAP
-tensor-admm-observed   the same fitted to the observed first-, second- and third-order moments only
+tensor-admm-euclidean  the same with the Euclidean projection onto the simplex (the code clips negatives first)
+tensor-admm-observed   the same as tensor-admm fitted to the observed first-, second- and third-order moments only
 minimax-entropy        regularised minimax conditional entropy (Zhou et al. 2012, 2015) from majority vote, at the
                        penalties of the authors' callers (``minimax_entropy.default_penalties``)
 minimax-entropy-cv     the same at the penalties with the largest held-out likelihood of the answers (Liu's 5-fold
@@ -190,9 +191,8 @@ METHODS: dict[str, Callable] = {
     "robsymnmf-components": per_component(_co_method(pipeline.robsymnmf_model)),
     "spectral-ds": lambda answers, seed: _em_from(answers, smoothed(spectral.spectral_model(*_codes(answers), seed),
                                                                     START_SMOOTHING)),
-    **{name: lambda answers, seed, moments=moments: _map(answers, tensor_admm.tensor_admm(
-        *_codes(answers), seed=seed, moments=moments).model)
-       for name, moments in (("tensor-admm", "code"), ("tensor-admm-observed", "observed"))},
+    **{name: lambda answers, seed, options=options: _map(answers, tensor_admm.tensor_admm(
+        *_codes(answers), seed=seed, **options).model) for name, options in tensor_admm.METHODS.items()},
     "minimax-entropy": lambda answers, seed: Aggregation(minimax_entropy.minimax_entropy(*_codes(answers))),
     "minimax-entropy-cv": _minimax_cv,
     "kos": _binary(votes.kos, seeded=True),

@@ -14,10 +14,16 @@ expect, kept by ``moments="code"`` (the default):
 - the confusions are aligned annotator by annotator (``getPermutedMatrix``: column k becomes the column largest
   in row k), the prior left as fitted, then the MAP predictor.
 
-``moments="observed"`` is the smallest correction: the means included and only the observed pairs and triples
-fitted (weights 1 where some item was answered by all of them, else 0). Dense M^3 K^3 arrays are what kept the
-authors' run from RTE and TREC ('N/A', 'scalability'); here the triples are stored only where observed and the
-unobserved ones enter in closed form (elementary symmetric sums of the Gram matrices).
+On sparse answers this configuration stalls at uniform confusions after 2 sweeps: the ADMM's argument there has
+every entry of a column negative, and the code's projection (``ProjectOntoSimplex1.m``: negatives clipped to 0
+first) maps it to the uniform column. Two one-line corrections, each beside the code's choice:
+``projection="euclidean"`` (the Euclidean projection onto the simplex, which ADMM's step calls for) and
+``moments="observed"`` (the means included and only the observed pairs and triples fitted: weights 1 where some
+item was answered by all of them, else 0, the weights the code's function takes but its callers do not pass).
+
+Dense M^3 K^3 arrays are what kept the authors' run from RTE and TREC ('N/A', 'scalability'); here the triples
+are stored only where observed and the unobserved ones enter in closed form (elementary symmetric sums of the
+Gram matrices).
 
 Answers are integer codes: item, worker, label (n,)."""
 from __future__ import annotations
@@ -40,6 +46,9 @@ OUTER_TOL = 1e-6  # params.outer_tol: the confusions' relative l1 changes summed
 INNER_TOL = 1e-3  # params.inner_tol
 MU_CONSTANTS = (1e-7, 1e-2)  # EstConfMat_AO_ADMM.m: mu = 1e-7 + 1e-2 x objective / sum of the squared moments
 MOMENTS = ("code", "observed")
+PROJECTIONS = ("code", "euclidean")  # ProjectOntoSimplex1.m (negatives clipped first), or the Euclidean projection
+METHODS = {"tensor-admm": {}, "tensor-admm-euclidean": {"projection": "euclidean"},  # methods.METHODS' names
+           "tensor-admm-observed": {"moments": "observed"}}
 COLLAPSED = 1e-6  # every confusion's columns equal to this: the fit collapsed (warned)
 
 
@@ -115,11 +124,14 @@ def random_start(seed, n_workers: int, n_classes: int) -> DawidSkeneModel:
 
 
 def tensor_admm(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int, n_workers: int,
-                n_classes: int, seed=0, moments: str = "code", max_sweeps: int = OUTER_SWEEPS) -> TensorFit:
+                n_classes: int, seed=0, moments: str = "code", projection: str = "code",
+                max_sweeps: int = OUTER_SWEEPS) -> TensorFit:
     """TensorADMM's fit from answers (n,) codes: ``moments`` "code" (as the authors' callers run it) or
-    "observed" (see the module); ``seed`` draws the random start; at most ``max_sweeps`` - 1 outer sweeps."""
+    "observed", ``projection`` "code" or "euclidean" (see the module); ``seed`` draws the random start; at most
+    ``max_sweeps`` - 1 outer sweeps."""
     check_parameter("tensor_admm", "seed", seed, Seed())
     check_parameter("tensor_admm", "moments", moments, Options(*MOMENTS))
+    check_parameter("tensor_admm", "projection", projection, Options(*PROJECTIONS))
     check_parameter("tensor_admm", "max_sweeps", max_sweeps, Integer(2, None))
     check_codes("tensor_admm", item, worker, label, n_items, n_workers, n_classes)
     need = tensor_bytes(item, n_items, n_workers, n_classes) + 24 * n_workers ** 2 * n_classes ** 2
@@ -135,18 +147,19 @@ def tensor_admm(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
     start = random_start(seed, M, K)
     Gamma, p, sweeps, objective = ao_admm(
         np.ascontiguousarray(start.confusion), start.priors, m1, moment_bundle(pairs, R2, M),
-        moment_bundle(triples, T3, M), everything, max_sweeps, INNER_STEPS, OUTER_TOL, INNER_TOL, *MU_CONSTANTS)
+        moment_bundle(triples, T3, M), everything, projection == "code", max_sweeps, INNER_STEPS, OUTER_TOL,
+        INNER_TOL, *MU_CONSTANTS)
     model = align_each_annotator(DawidSkeneModel(p, Gamma), floor=0.0)
-    _warn_if_collapsed(model, int(sweeps), moments)
+    _warn_if_collapsed(model, int(sweeps), moments, projection)
     return TensorFit(model, int(sweeps), float(objective))
 
 
-def _warn_if_collapsed(model: DawidSkeneModel, sweeps: int, moments: str) -> None:
+def _warn_if_collapsed(model: DawidSkeneModel, sweeps: int, moments: str, projection: str) -> None:
     """A FlatPosteriorsWarning when every annotator's confusion has equal columns (to COLLAPSED): the answers
     then carry no information and every posterior is the prior."""
     if model.confusion.size and np.ptp(model.confusion, axis=2).max() < COLLAPSED:
-        hint = ("; the unobserved co-occurrences were fitted as zeros: tensor-admm-observed fits the observed ones "
-                "only" if moments == "code" else "")
+        hint = ("; the code's projection stalls there: tensor-admm-euclidean and tensor-admm-observed do not"
+                if moments == "code" and projection == "code" else "")
         warnings.warn(f"tensor-admm: the fit collapsed to uniform confusions after {sweeps} sweeps, so every "
                       f"posterior is the prior and the labels are arbitrary{hint}", FlatPosteriorsWarning,
                       stacklevel=3)

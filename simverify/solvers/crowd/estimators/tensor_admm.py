@@ -1,9 +1,10 @@
 """TensorADMM (Traganitis, Pages-Zamora & Giannakis 2018): AO-ADMM on second- and third-order co-occurrences
-(``tensor-admm``, ``tensor-admm-observed``)."""
+(``tensor-admm``, ``tensor-admm-euclidean``, ``tensor-admm-observed``)."""
 from __future__ import annotations
 
 from ....validation import Options
-from ..tensor_admm import MOMENTS
+from ..methods import Aggregation, warn_if_uninformative
+from ..tensor_admm import METHODS, MOMENTS, PROJECTIONS, tensor_admm
 from ._base import SEED_CONSTRAINT, _Aggregator
 
 
@@ -19,6 +20,9 @@ class TensorADMM(_Aggregator):
         fitted, the unobserved ones as zero moments, and the first-order term with zero means. On sparse answers
         this collapses to uniform confusions (RTE, TREC, LabelMe: docs/findings/crowd.md). 'observed': only the
         observed pairs and triples, and the annotators' answer frequencies.
+    projection : {'code', 'euclidean'}, default='code'
+        'code': the simplex projection of the authors' code, which sets negative entries to 0 first; the fit then
+        stalls at uniform confusions on sparse answers. 'euclidean': the Euclidean projection.
     random_state : int, numpy.random.SeedSequence, list of int or None, default=0
         The root seed of the random start (every confusion entry uniform, columns normalised). None is taken as 0.
 
@@ -44,11 +48,24 @@ class TensorADMM(_Aggregator):
     >>> TensorADMM(moments="observed").fit_predict(example_answers()).tolist()
     ['y', 'n', 'y', 'n', 'y', 'n']
     """
-    _parameter_constraints = {"moments": Options(*MOMENTS), "random_state": SEED_CONSTRAINT}
+    _parameter_constraints = {"moments": Options(*MOMENTS), "projection": Options(*PROJECTIONS),
+                              "random_state": SEED_CONSTRAINT}
 
-    def __init__(self, moments: str = "code", random_state: int = 0):
+    def __init__(self, moments: str = "code", projection: str = "code", random_state: int = 0):
         self.moments = moments
+        self.projection = projection
         self.random_state = random_state
 
     def _method(self) -> str:
-        return "tensor-admm" + ("-observed" if self.moments == "observed" else "")
+        """The method of ``methods.METHODS`` these options name ('tensor-admm' for the combination no name has:
+        every variant refuses and warns alike)."""
+        chosen = {"moments": self.moments, "projection": self.projection}
+        return next((name for name, options in METHODS.items()
+                     if {"moments": "code", "projection": "code", **options} == chosen), "tensor-admm")
+
+    def _aggregate(self, answers) -> Aggregation:
+        warn_if_uninformative(answers, self._method())
+        fit = tensor_admm(answers.item, answers.worker, answers.label, answers.n_items, answers.n_workers,
+                          answers.n_classes, seed=self._seed(), moments=self.moments, projection=self.projection)
+        return Aggregation(fit.model.posteriors(answers.item, answers.worker, answers.label, answers.n_items),
+                           fit.model)
