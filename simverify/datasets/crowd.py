@@ -206,10 +206,10 @@ def _assemble(path: Path, rows: list[tuple], gold: dict, n_classes: int | None =
     """rows (line, item id, worker id, label value) and gold {item id: (where, label value)} into Answers;
     ``n_classes`` the declared number of classes (None: the answered labels, see _classes)."""
     seen: dict = {}
-    for line, item, worker, _ in rows:
-        first = seen.setdefault((item, worker), line)
-        require(first == line, f"{path}:{line}: worker {worker} answered item {item} again (first on line "
-                               f"{first}); duplicate answers are refused")
+    for position, (line, item, worker, _) in enumerate(rows):  # by position: a frame's index may repeat names
+        first, first_line = seen.setdefault((item, worker), (position, line))
+        require(first == position, f"{path}:{line}: worker {worker} answered item {item} again (first on line "
+                                   f"{first_line}); duplicate answers are refused")
     item, item_ids = _codes([r[1] for r in rows])
     worker, worker_ids = _codes([r[2] for r in rows])
     classes = _classes(path, rows, gold, n_classes)

@@ -218,10 +218,53 @@ def test_tensor_admm_refuses_bad_parameters(kwargs, needle):
         tensor_admm(*sparse_answers(0), **kwargs)
 
 
-def test_tensor_admm_refuses_triples_past_the_memory_limit_before_any_work():
-    n = 3000  # one item answered by 3000 annotators: 4.5e9 triples of answers
+@pytest.mark.parametrize("n", [545, 3000])
+def test_tensor_admm_refuses_triples_past_the_memory_limit_before_any_work(n):
+    # one item answered by n annotators: 545 gave a 3.82 GiB estimate and a 6.2 GiB peak before the estimate
+    # counted the memberships and the sparse cells; 3000 give 4.5e9 triples of answers
     with pytest.raises(ValueError, match="GiB"):
         tensor_admm(np.zeros(n, dtype=np.int64), np.arange(n), np.zeros(n, dtype=np.int64), 1, n, 2)
+
+
+def test_tensor_admm_refuses_a_huge_n_items_before_allocating_anything():
+    item, worker, label, *_ = sparse_answers(0, n_items=4, n_workers=3)
+    with pytest.raises(ValueError, match="GiB"):
+        tensor_admm(item, worker, label, 10 ** 12, 3, 3)
+
+
+@pytest.mark.parametrize("max_sweeps", [2 ** 63, np.uint64(2 ** 63 + 5)])
+def test_tensor_admm_refuses_a_sweep_budget_past_an_int32(max_sweeps):
+    with pytest.raises(ValueError, match="max_sweeps"):
+        tensor_admm(*sparse_answers(0), max_sweeps=max_sweeps)
+
+
+def test_tensor_admm_refuses_two_answers_of_one_annotator_to_one_item():
+    item, worker, label, N, M, K = sparse_answers(1)
+    with pytest.raises(ValueError, match="answered an item twice"):
+        tensor_admm(np.r_[item, item[:1]], np.r_[worker, worker[:1]], np.r_[label, label[:1]], N, M, K)
+
+
+def test_a_frame_with_a_repeated_index_is_still_refused_for_duplicate_answers():
+    import pandas as pd
+
+    from simverify.solvers.crowd.estimators import TensorADMM, example_answers
+    frame = example_answers()
+    with pytest.raises(ValueError, match="answered item .* again"):
+        TensorADMM().fit(pd.concat([frame, frame.assign(label="n")]))
+
+
+def test_without_a_shared_item_the_model_is_uniform_whatever_the_seed():
+    item, worker, label = np.arange(6), np.array([0, 1, 2, 0, 1, 2]), np.array([0, 1, 0, 1, 0, 1])
+    for seed in (0, 1):
+        fit = tensor_admm(item, worker, label, 6, 3, 2, seed=seed)
+        assert fit.sweeps == 0 and np.all(fit.model.confusion == 0.5) and np.all(fit.model.priors == 0.5)
+
+
+def test_tensor_admm_takes_lists_of_codes_as_numpy_arrays():
+    item, worker, label, N, M, K = sparse_answers(2)
+    listed = tensor_admm(item.tolist(), worker.tolist(), label.tolist(), N, M, K, max_sweeps=5).model
+    arrays = tensor_admm(item, worker, label, N, M, K, max_sweeps=5).model
+    assert np.array_equal(listed.confusion, arrays.confusion)
 
 
 def test_the_estimator_names_the_method_of_its_options_fits_any_combination_and_clones():

@@ -40,6 +40,7 @@ from .codes import CO_OCCURRENCE_BYTES, FlatPosteriorsWarning, check_codes, tens
 from .cooccurrence import cooccurrences, item_index
 from .model import DawidSkeneModel, align_each_annotator
 
+MAX_SWEEPS = 2 ** 31 - 1  # max_sweeps at most (an int the kernel takes)
 OUTER_SWEEPS = 500  # main_AMT.m: params.outer_max_iter (its loop runs while iter < 500: 499 sweeps at most)
 INNER_STEPS = 10  # params.inner_max_iter, for the confusions and the prior
 OUTER_TOL = 1e-6  # params.outer_tol: the confusions' relative l1 changes summed, and the prior's
@@ -128,26 +129,33 @@ def tensor_admm(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
                 max_sweeps: int = OUTER_SWEEPS) -> TensorFit:
     """TensorADMM's fit from answers (n,) codes: ``moments`` "code" (as the authors' callers run it) or
     "observed", ``projection`` "code" or "euclidean" (see the module); ``seed`` draws the random start; at most
-    ``max_sweeps`` - 1 outer sweeps."""
+    ``max_sweeps`` - 1 outer sweeps. One answer per item and annotator; without two annotators who share an item
+    there is nothing to fit and the model is uniform (0 sweeps)."""
     check_parameter("tensor_admm", "seed", seed, Seed())
     check_parameter("tensor_admm", "moments", moments, Options(*MOMENTS))
     check_parameter("tensor_admm", "projection", projection, Options(*PROJECTIONS))
-    check_parameter("tensor_admm", "max_sweeps", max_sweeps, Integer(2, None))
+    check_parameter("tensor_admm", "max_sweeps", max_sweeps, Integer(2, MAX_SWEEPS))
     check_codes("tensor_admm", item, worker, label, n_items, n_workers, n_classes)
-    need = tensor_bytes(item, n_items, n_workers, n_classes) + 24 * n_workers ** 2 * n_classes ** 2
+    item, worker, label = np.asarray(item), np.asarray(worker), np.asarray(label)
+    need = tensor_bytes(item, n_items, n_workers, n_classes) + 8 * (3 * n_workers ** 2 * n_classes ** 2
+                                                                    + 4 * n_items * n_classes + 2 * n_items)
     require(need <= CO_OCCURRENCE_BYTES, f"tensor_admm: {n_items} items, {n_workers} annotators and {n_classes} "
-                                         f"classes need about {need / 2 ** 30:.3g} GiB of co-occurrences; the limit "
-                                         f"is {CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB")
+                                         f"classes need about {need / 2 ** 30:.3g} GiB of co-occurrences and "
+                                         f"posteriors; the limit is {CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB")
+    require(np.unique(item.astype(np.int64) * n_workers + worker).size == item.size,
+            "tensor_admm: an annotator answered an item twice; give one answer per item and annotator")
     M, K = n_workers, n_classes
     R, S = cooccurrences(item, worker, label, n_items, M, K)
     triples, T3, _ = triple_moments(item, worker, label, n_items, M, K)
     everything = moments == "code"
     m1 = np.zeros((M, K)) if everything else first_moments(item, worker, label, M, K)
     pairs, R2 = observed_pairs(R, S)
+    if pairs.shape[0] == 0:  # nothing to fit (no two annotators share an item): uniform, as the other methods give
+        return TensorFit(DawidSkeneModel(np.full(K, 1.0 / K), np.full((M, K, K), 1.0 / K)), 0, 0.0)
     start = random_start(seed, M, K)
     Gamma, p, sweeps, objective = ao_admm(
         np.ascontiguousarray(start.confusion), start.priors, m1, moment_bundle(pairs, R2, M),
-        moment_bundle(triples, T3, M), everything, projection == "code", max_sweeps, INNER_STEPS, OUTER_TOL,
+        moment_bundle(triples, T3, M), everything, projection == "code", int(max_sweeps), INNER_STEPS, OUTER_TOL,
         INNER_TOL, *MU_CONSTANTS)
     model = align_each_annotator(DawidSkeneModel(p, Gamma), floor=0.0)
     _warn_if_collapsed(model, int(sweeps), moments, projection)
