@@ -118,7 +118,7 @@ def designated_imputation(R, observed, S):
 
 
 @njit(**JIT)
-def _gram(Um, out):
+def gram_into(Um, out):
     """out (K, K) <- Um^T Um, written in place."""
     K = Um.shape[0]
     for p in range(K):
@@ -202,7 +202,7 @@ def robust_imputation(R, observed, U, radius, xi, weighted, n_outer, n_inner, to
     w = np.zeros(nbr.size)
     gram = np.empty((M, K, K))
     for j in range(M):
-        _gram(U[j], gram[j])
+        gram_into(U[j], gram[j])
     G0, B, work = np.empty((K, K)), np.empty((K, K)), np.empty((K, K))
     history = np.empty(n_outer + 1)
     history[0] = _block_residuals(R, ptr, nbr, U, w, xi, weighted)
@@ -216,7 +216,7 @@ def robust_imputation(R, observed, U, radius, xi, weighted, n_outer, n_inner, to
             if lipschitz <= 0.0:
                 continue
             _projected_gradient_steps(U[m], G0, B, 1.0 / lipschitz, radius, n_inner, work)
-            _gram(U[m], gram[m])
+            gram_into(U[m], gram[m])
         history[t + 1] = _block_residuals(R, ptr, nbr, U, w, xi, weighted)
         done = t + 1
         if abs(history[t] - history[t + 1]) <= tol * max(history[t], 1e-300):

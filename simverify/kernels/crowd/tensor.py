@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..jit import JIT
+from .imputation import gram_into
 
 
 @njit(**JIT)
@@ -110,12 +111,6 @@ def project_columns_to_simplex(V, clip=True):
         _project_into(column, scratch, projected, clip)
         out[:, f] = projected
     return out
-
-
-@njit(**JIT)
-def _gram(G):
-    """G^T G (K, K) for one confusion (K, K)."""
-    return G.T @ G
 
 
 @njit(**JIT)
@@ -343,7 +338,7 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, clip, max_ou
     Gamma = Gamma.copy()
     grams = np.empty((M, K, K))
     for i in range(M):
-        grams[i] = _gram(Gamma[i])
+        gram_into(Gamma[i], grams[i])
     constant = np.sum(m1 * m1) + np.sum(pair_moments[3] ** 2) + np.sum(triple_moments[3] ** 2)
     lhs, rhs = _prior_system(Gamma, grams, m1, pair_moments, triple_moments, all_blocks)
     previous = _objective(lhs, rhs, p, constant)
