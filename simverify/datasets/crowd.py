@@ -334,7 +334,8 @@ def from_frame(frame, truth=None, n_classes: int | None = None) -> Answers:
     require(len(frame) > 0, "answers frame has no rows")
     bad = frame[list(CSV_HEADER)].isna().any(axis=1)
     require(not bad.any(), f"answers frame row {frame.index[bad.argmax()]!r}: a missing task, worker or label")
-    where = [f"row {i!r}" for i in frame.index]
+    where = ([f"row {n} (by position; the index repeats)" for n in range(len(frame))] if frame.index.has_duplicates
+             else [f"row {i!r}" for i in frame.index])
     rows = list(zip(where, frame["task"].tolist(), frame["worker"].tolist(), frame["label"].tolist()))
     gold: dict = {}
     if truth is not None:

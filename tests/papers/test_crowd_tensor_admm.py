@@ -14,15 +14,12 @@ from simverify.kernels.crowd.tensor import _confusion_system, ao_admm, project_c
 from simverify.solvers.crowd.codes import FlatPosteriorsWarning
 from simverify.solvers.crowd.cooccurrence import cooccurrences
 from simverify.solvers.crowd.methods import aggregate
-from simverify.solvers.crowd.tensor_admm import (
-    first_moments,
-    moment_bundle,
-    observed_pairs,
-    random_start,
-    sparse_cells,
-    tensor_admm,
-    triple_moments,
-)
+from simverify.solvers.crowd.tensor_admm import _first_moments as first_moments
+from simverify.solvers.crowd.tensor_admm import _moment_bundle as moment_bundle
+from simverify.solvers.crowd.tensor_admm import _observed_pairs as observed_pairs
+from simverify.solvers.crowd.tensor_admm import _random_start as random_start
+from simverify.solvers.crowd.tensor_admm import _sparse_cells as sparse_cells
+from simverify.solvers.crowd.tensor_admm import tensor_admm, triple_moments
 
 
 def sparse_answers(seed: int, n_items: int = 40, n_workers: int = 7, n_classes: int = 3, share: float = 0.5):
@@ -66,14 +63,18 @@ def test_sparse_cells_list_every_nonzero_moment_tuple_by_tuple():
     assert ptr.tolist() == [0] and cells.shape == (0, 2) and values.size == 0
 
 
-def naive_simplex(v: np.ndarray) -> np.ndarray:
-    """ProjectOntoSimplex1.m: negatives set to 0, then the Euclidean projection found by bisection on theta."""
-    v = np.maximum(v, 0.0)
+def naive_euclidean_simplex(v: np.ndarray) -> np.ndarray:
+    """argmin ||w - v|| over the simplex, by bisection on theta in w = max(v - theta, 0)."""
     lo, hi = v.min() - 1.0, v.max()
     for _ in range(200):
         theta = (lo + hi) / 2
         lo, hi = (theta, hi) if np.maximum(v - theta, 0).sum() > 1 else (lo, theta)
     return np.maximum(v - (lo + hi) / 2, 0.0)
+
+
+def naive_simplex(v: np.ndarray) -> np.ndarray:
+    """ProjectOntoSimplex1.m: negatives set to 0, then the Euclidean projection."""
+    return naive_euclidean_simplex(np.maximum(v, 0.0))
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -83,15 +84,6 @@ def test_the_projection_is_the_codes_clip_then_project_column_by_column(seed):
     assert np.allclose(out.sum(axis=0), 1.0) and (out >= 0).all()
     for f in range(3):
         assert np.allclose(out[:, f], naive_simplex(V[:, f]), atol=1e-9)
-
-
-def naive_euclidean_simplex(v: np.ndarray) -> np.ndarray:
-    """argmin ||w - v|| over the simplex, by bisection on theta in w = max(v - theta, 0)."""
-    lo, hi = v.min() - 1.0, v.max()
-    for _ in range(200):
-        theta = (lo + hi) / 2
-        lo, hi = (theta, hi) if np.maximum(v - theta, 0).sum() > 1 else (lo, theta)
-    return np.maximum(v - (lo + hi) / 2, 0.0)
 
 
 def test_the_projection_clips_first_so_it_differs_from_the_euclidean_one():
@@ -115,7 +107,7 @@ def problem(seed: int, everything: bool):
     R, S = cooccurrences(item, worker, label, N, M, K)
     pairs, R2 = observed_pairs(R, S)
     triples, T3, _ = triple_moments(item, worker, label, N, M, K)
-    m1 = np.zeros((M, K)) if everything else first_moments(item, worker, label, M, K)
+    m1 = np.zeros((M, K)) if everything else first_moments(worker, label, M, K)
     observed = {tuple(t): T3[n] for n, t in enumerate(triples)}
     W2 = (1.0 - np.eye(M)) if everything else (S > 0).astype(float)
     args = (m1, moment_bundle(pairs, R2, M), moment_bundle(triples, T3, M), everything)
@@ -182,6 +174,11 @@ def test_observed_moments_recover_a_dense_models_confusions_and_the_codes_zero_m
     assert np.abs(code.confusion - model.confusion).max() > 0.15
 
 
+def test_max_sweeps_caps_the_sweeps_run():
+    assert tensor_admm(*sparse_answers(0), max_sweeps=3).sweeps == 3
+    assert tensor_admm(*sparse_answers(0), max_sweeps=1).sweeps == 1
+
+
 def test_the_same_seed_gives_the_same_fit_and_another_seed_another_start():
     args = sparse_answers(7)
     one, two = tensor_admm(*args, seed=3), tensor_admm(*args, seed=3)
@@ -212,27 +209,27 @@ def test_the_codes_configuration_collapses_to_uniform_confusions_on_sparse_rte_a
 
 @pytest.mark.parametrize("kwargs, needle", [
     ({"moments": "all"}, "moments"), ({"projection": "l1"}, "projection"), ({"seed": -1}, "seed"),
-    ({"seed": 1.5}, "seed"), ({"max_sweeps": 1}, "max_sweeps"), ({"max_sweeps": True}, "max_sweeps")])
+    ({"seed": 1.5}, "seed"), ({"max_sweeps": 0}, "max_sweeps"), ({"max_sweeps": True}, "max_sweeps")])
 def test_tensor_admm_refuses_bad_parameters(kwargs, needle):
     with pytest.raises(ValueError, match=needle):
         tensor_admm(*sparse_answers(0), **kwargs)
 
 
 @pytest.mark.parametrize("n", [545, 3000])
-def test_tensor_admm_refuses_triples_past_the_memory_limit_before_any_work(n):
+def test_tensor_admm_refuses_triples_past_the_memory_limit(n):
     # one item answered by n annotators: 545 gave a 3.82 GiB estimate and a 6.2 GiB peak before the estimate
     # counted the memberships and the sparse cells; 3000 give 4.5e9 triples of answers
     with pytest.raises(ValueError, match="GiB"):
         tensor_admm(np.zeros(n, dtype=np.int64), np.arange(n), np.zeros(n, dtype=np.int64), 1, n, 2)
 
 
-def test_tensor_admm_refuses_a_huge_n_items_before_allocating_anything():
+def test_tensor_admm_refuses_a_huge_n_items_by_its_memory():
     item, worker, label, *_ = sparse_answers(0, n_items=4, n_workers=3)
     with pytest.raises(ValueError, match="GiB"):
         tensor_admm(item, worker, label, 10 ** 12, 3, 3)
 
 
-@pytest.mark.parametrize("max_sweeps", [2 ** 63, np.uint64(2 ** 63 + 5)])
+@pytest.mark.parametrize("max_sweeps", [2 ** 31 - 1, 2 ** 63, np.uint64(2 ** 63 + 5)])
 def test_tensor_admm_refuses_a_sweep_budget_past_an_int32(max_sweeps):
     with pytest.raises(ValueError, match="max_sweeps"):
         tensor_admm(*sparse_answers(0), max_sweeps=max_sweeps)

@@ -86,7 +86,8 @@ NOT_REPRODUCED = {
     "Table 9's CrowdLayer and DL-MV rows (LabelMe)":
         "deep-learning baselines trained on the LabelMe images, which are not available here (the answers are: "
         "claims table9.labelme.*)",
-    "Baselines TensorADMM, PG-TAC, CRIAV (rows of Tables 4-5)": "not implemented yet",
+    "Baselines PG-TAC, CRIAV (rows of Tables 4-5)": "their papers were not available here and the authors' "
+        "repository has no code for them (TensorADMM: claims table4.*.tensor-admm)",
 }
 
 def footprint(p: dict) -> Footprint:

@@ -251,7 +251,7 @@ for (_name, _method), _ours in CODE_MEASURED.items():
     NOTE[(_name, _method)] = CODE_ALIGNMENT.format(method=code_variant(_method), ours=_ours)
 NOTE[("dog", "tensor-admm")] = (
     "No whole or half count of the 807 items gives 18.01 % (145 give 17.96 %, 146 give 18.09 %): a mean over runs, "
-    "or a typo. TensorADMM starts at random: over 40 root seeds of the start (a run apart from this check) ours "
+    "or a typo. TensorADMM starts at random: over root seeds 0-39 of the start (a run by hand, not recorded) ours "
     "erred on 139 items (11 seeds), 140 (19), 141 (1) and 259 to 287 (9 local minima), a mean of 168.2 items "
     "(20.84 %): neither a typical start nor the mean gives 18.01 %. ")
 CAUSE = {("bluebird", "mv"): "data", ("bluebird", "kos"): "implementation", ("rte", "kos"): "implementation",

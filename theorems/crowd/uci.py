@@ -22,7 +22,8 @@ from .sweeps import TABLE1, TABLE2, TABLE3
 from .uci_measures import ANSWERING, MISSING
 
 # --- the paper's tables beside ours (the data differ: scikit-learn's bundled sets stand in for UCI's) -----------
-# error (%) per column; rows of baselines not built here (TensorADMM, PG-TAC, CRIAV) are left out
+# error (%) per column; rows of baselines not built here (PG-TAC, CRIAV) or not run in these sweeps (TensorADMM:
+# about 1 s a run, times the replicates) are left out
 PRINTED = {
     1: {"robsymnmf": [33.26, 33.06, 32.16], "robsymnmf-em": [34.27, 33.20, 32.11],
         "robsymnmf-unweighted": [33.14, 34.60, 33.91], "dessymnmf": [33.45, 32.18, 31.42],

@@ -2,10 +2,9 @@
 third-order co-occurrences of the answers and the AO-ADMM fit of the confusions and the prior to the first-,
 second- and third-order moments (the authors' ``EstConfMat_AO_ADMM.m`` with its inner ADMM steps).
 
-Shapes: Gamma (M, K answered, K true) with columns on the simplex (``DawidSkeneModel.confusion``); p (K,);
-triples (T, 3) int64, annotators i < j < k; T3 (T, K, K, K) with T3[t, a, b, c] the fraction of the items all
-three answered on which they answered a, b and c; the fit reads the pairs' and triples' moments as sparse cells
-(``ao_admm``). Serial, in a
+Shapes: Gamma (M, K answered, K true) with columns on the simplex (``DawidSkeneModel.confusion``); p (K,); triples
+(T, 3) int64, annotators i < j < k; T3 (T, K, K, K) with T3[t, a, b, c] the fraction of the items all three
+answered on which they answered a, b and c. The fit reads the moments as sparse cells (``ao_admm``). Serial, in a
 fixed order: the result does not depend on the thread count.
 """
 from __future__ import annotations
@@ -327,13 +326,13 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, clip, max_ou
     + 0.5 sum_(i<j<k) ||T_ijk - [[Gamma_i, Gamma_j, Gamma_k; p]]||^2 over the observed pairs and triples (or, with
     ``all_blocks``, every pair and triple, the unobserved ones with zero moments), each Gamma_i (in annotator
     order, each using the others' newest) then p by a few proximal ADMM steps (mu from the objective's relative
-    size), until the confusions' relative l1 changes summed over the annotators and the prior's fall below
-    ``outer_tol``, or ``max_outer`` - 1 sweeps. ``pair_moments`` and
-    ``triple_moments`` are (members (T, r) in increasing order, cell_ptr (T + 1,), cells (nnz, r) of answers,
-    values (nnz,), member_ptr (M + 1,), roles (rT, 2)): each observed tuple's nonzero moments, and each
-    annotator's tuples with its position in them. ``clip``: the code's projection (``project_columns_to_simplex``),
-    else the Euclidean one. Gamma (M, K, K) and p (K,) are the start; returns (Gamma, p,
-    sweeps, objective)."""
+    size), until the confusions' relative changes in the matrix 1-norm (largest column sum), summed over the
+    annotators, and the prior's relative l1 change fall below ``outer_tol``, or ``max_outer`` - 1 sweeps (the
+    code's loop). ``pair_moments`` and ``triple_moments`` are (members (T, r) in increasing order, cell_ptr
+    (T + 1,), cells (nnz, r) of answers, values (nnz,), member_ptr (M + 1,), roles (rT, 2)): each observed tuple's
+    nonzero moments, and each annotator's tuples with its position in them. ``clip``: the code's projection
+    (``project_columns_to_simplex``), else the Euclidean one. Gamma (M, K, K) and p (K,) are the start; returns
+    (Gamma, p, sweeps, objective)."""
     M, K = Gamma.shape[0], Gamma.shape[1]
     Gamma = Gamma.copy()
     grams = np.empty((M, K, K))

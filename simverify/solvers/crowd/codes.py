@@ -85,6 +85,27 @@ def tensor_bytes(item: np.ndarray, n_items: int, n_workers: int, n_classes: int)
     return int(24 * triples + 72 * nonzero + distinct * (9 * n_classes ** 3 + 272))
 
 
+def tensor_memory_problem(item: np.ndarray, n_items: int, n_workers: int, n_classes: int) -> str | None:
+    """Why TensorADMM would need more than CO_OCCURRENCE_BYTES, or None: its triples (``tensor_bytes``), the (M, M, K,
+    K) blocks of Eq. (3) (3 copies), and posteriors and confusions as every method (``memory_problem``)."""
+    N, M, K = n_items, n_workers, n_classes
+    need = tensor_bytes(item, N, M, K) + 8 * (4 * (N * K + M * K * K) + 3 * M * M * K * K)
+    if need <= CO_OCCURRENCE_BYTES:
+        return None
+    return (f"{N} item{'s' if N != 1 else ''}, {M} annotators and {K} classes need about {need / 2 ** 30:.3g} GiB of "
+            f"second- and third-order co-occurrences, posteriors and confusions; the limit is "
+            f"{CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB: aggregate by mv, mv-em or minimax-entropy")
+
+
+def repeated_answers_problem(item: np.ndarray, worker: np.ndarray, n_workers: int) -> str | None:
+    """Why the answers (codes) hold two answers of one annotator to one item, or None (the loaders refuse such
+    files and frames with their line; this serves arrays given directly)."""
+    keys = np.asarray(item).astype(np.int64) * n_workers + np.asarray(worker)
+    if np.unique(keys).size == keys.size:
+        return None
+    return "an annotator answered an item twice; give one answer per item and annotator"
+
+
 def folds_problem(worker: np.ndarray, n_workers: int, folds: int) -> str | None:
     """Why ``folds`` folds of each annotator's answers (Liu's partition) cannot serve, or None: the most active
     annotator must have at least ``folds`` answers, or a fold holds no answer (with one answer each, holding out
@@ -123,18 +144,17 @@ CO_OCCURRENCE_BYTES = 4 << 30  # a co-occurrence method's (M, M, K, K) blocks an
 def memory_problem(method: str, answers) -> str | None:
     """Why ``method`` would need more than CO_OCCURRENCE_BYTES for ``answers``, or None: every method holds posteriors
     (N, K) and confusions (M, K, K) a few times over (4 copies counted); the co-occurrence methods also the (M, M, K,
-    K) blocks of Eq. (3) (3 copies), TensorADMM also its triples (``tensor_bytes``). float64."""
+    K) blocks of Eq. (3) (3 copies); TensorADMM's by ``tensor_memory_problem``. float64."""
     M, K, N = answers.n_workers, answers.n_classes, answers.n_items
     base = model_of(method)
+    if base.startswith("tensor-admm"):
+        return tensor_memory_problem(answers.item, N, M, K)
     blocks = base in (*SHARED_ITEM_METHODS[:-1], "robsymnmf-components", "auto")
     need = 8 * (4 * (N * K + M * K * K) + (3 * M * M * K * K if blocks else 0)
-                + (minimax_bytes(N, M, K) if base.startswith("minimax-entropy") else 0)) \
-        + (tensor_bytes(answers.item, N, M, K) if base.startswith("tensor-admm") else 0)
+                + (minimax_bytes(N, M, K) if base.startswith("minimax-entropy") else 0))
     if need <= CO_OCCURRENCE_BYTES:
         return None
     what = "co-occurrences (M^2 K^2 blocks), posteriors and confusions" if blocks else "posteriors and confusions"
-    what = what.replace("co-occurrences", "second- and third-order co-occurrences") \
-        if base.startswith("tensor-admm") else what
     items = f"{N} item{'s' if N != 1 else ''}"
     return (f"{items}, {M} annotators and {K} classes need about {need / 2 ** 30:.3g} GiB of {what}; the limit "
             f"is {CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB" + (": aggregate by mv, mv-em or minimax-entropy" if blocks

@@ -45,9 +45,9 @@ def align_each_annotator(model: DawidSkeneModel, floor: float = CODE_FLOOR) -> D
     """The alignment of the authors' released code, which the paper does not print: every confusion entry floored
     at ``floor`` and each column renormalised, then, annotator by annotator, the column for class k replaced by
     the annotator's column with the largest entry in row k (answer k is taken to mean class k most often; ``floor``
-    0 floors nothing, as the code does for TensorADMM's confusions). Columns
-    may repeat, so the annotators' models are no longer one permutation of the SymNMF factor's; on sparse data,
-    where Eq. (13) leaves many annotators' blocks misaligned, this repairs them (LabelMe, Table 9)."""
+    0 floors nothing, as the code does for TensorADMM's confusions). Columns may repeat, so the annotators' models
+    are no longer one permutation of the SymNMF factor's; on sparse data, where Eq. (13) leaves many annotators'
+    blocks misaligned, this repairs them (LabelMe, Table 9)."""
     require(isinstance(model, DawidSkeneModel), f"align_each_annotator takes a DawidSkeneModel, got "
                                                 f"{type(model).__name__}")
     confusion = np.asarray(model.confusion, dtype=float)

@@ -36,14 +36,14 @@ import numpy as np
 from ...kernels.crowd.tensor import ao_admm, triple_cooccurrences
 from ...kernels.rng import generator
 from ...validation import Integer, Options, Seed, check_parameter, require
-from .codes import CO_OCCURRENCE_BYTES, FlatPosteriorsWarning, check_codes, tensor_bytes
+from .codes import FlatPosteriorsWarning, check_codes, repeated_answers_problem, tensor_memory_problem
 from .cooccurrence import cooccurrences, item_index
 from .model import DawidSkeneModel, align_each_annotator
 
-MAX_SWEEPS = 2 ** 31 - 1  # max_sweeps at most (an int the kernel takes)
-OUTER_SWEEPS = 500  # main_AMT.m: params.outer_max_iter (its loop runs while iter < 500: 499 sweeps at most)
+MAX_SWEEPS = 2 ** 31 - 2  # max_sweeps at most (the kernel takes max_sweeps + 1 as an int)
+OUTER_SWEEPS = 499  # main_AMT.m: params.outer_max_iter = 500, and its loop runs while iter < 500
 INNER_STEPS = 10  # params.inner_max_iter, for the confusions and the prior
-OUTER_TOL = 1e-6  # params.outer_tol: the confusions' relative l1 changes summed, and the prior's
+OUTER_TOL = 1e-6  # params.outer_tol: the confusions' relative changes (matrix 1-norm) summed, and the prior's
 INNER_TOL = 1e-3  # params.inner_tol
 MU_CONSTANTS = (1e-7, 1e-2)  # EstConfMat_AO_ADMM.m: mu = 1e-7 + 1e-2 x objective / sum of the squared moments
 MOMENTS = ("code", "observed")
@@ -62,8 +62,7 @@ class TensorFit:
     objective: float
 
 
-def first_moments(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_workers: int,
-                  n_classes: int) -> np.ndarray:
+def _first_moments(worker: np.ndarray, label: np.ndarray, n_workers: int, n_classes: int) -> np.ndarray:
     """(M, K): each annotator's answer frequencies over the items it answered (calc_annotator_moments' mean_vec);
     zero for an annotator without answers."""
     counts = np.zeros((n_workers, n_classes))
@@ -81,7 +80,7 @@ def triple_moments(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_it
                                 n_classes)
 
 
-def roles_of(members: np.ndarray, n_workers: int) -> tuple[np.ndarray, np.ndarray]:
+def _roles_of(members: np.ndarray, n_workers: int) -> tuple[np.ndarray, np.ndarray]:
     """(ptr (M + 1,), roles (size, 2)) for tuples of annotators ``members`` (T, r): annotator m's tuples are
     roles[ptr[m]:ptr[m+1]], each (tuple index, m's position in it), in tuple order."""
     T, r = members.shape
@@ -93,7 +92,7 @@ def roles_of(members: np.ndarray, n_workers: int) -> tuple[np.ndarray, np.ndarra
     return ptr, np.ascontiguousarray(entries[by])
 
 
-def sparse_cells(moments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _sparse_cells(moments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(cell_ptr (T + 1,), cells (nnz, r), values (nnz,)): the nonzero entries of ``moments`` (T, K, ..., K) with r
     axes of answers, tuple by tuple (tuple t's are cell_ptr[t]:cell_ptr[t+1])."""
     T = moments.shape[0]
@@ -105,19 +104,19 @@ def sparse_cells(moments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return ptr, np.ascontiguousarray(cells), np.ascontiguousarray(flat[rows, cols])
 
 
-def moment_bundle(members: np.ndarray, moments: np.ndarray, n_workers: int) -> tuple:
-    """The kernel's view of the observed pairs or triples: (members, *sparse_cells(moments), *roles_of(members))."""
-    return (np.ascontiguousarray(members, dtype=np.int64), *sparse_cells(moments), *roles_of(members, n_workers))
+def _moment_bundle(members: np.ndarray, moments: np.ndarray, n_workers: int) -> tuple:
+    """The kernel's view of the observed pairs or triples: (members, *_sparse_cells(moments), *_roles_of(members))."""
+    return (np.ascontiguousarray(members, dtype=np.int64), *_sparse_cells(moments), *_roles_of(members, n_workers))
 
 
-def observed_pairs(R: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _observed_pairs(R: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(pairs (P, 2) with i < j, R2 (P, K, K)): the pairwise moments of Eq. (3) where some item was answered by
     both, in row-major order."""
     pairs = np.argwhere(np.triu(S > 0, 1)).astype(np.int64)
     return pairs, np.ascontiguousarray(R[pairs[:, 0], pairs[:, 1]])
 
 
-def random_start(seed, n_workers: int, n_classes: int) -> DawidSkeneModel:
+def _random_start(seed, n_workers: int, n_classes: int) -> DawidSkeneModel:
     """alg_init.m with init = 0: every confusion entry uniform on [0, 1), each column normalised; the prior uniform
     (EstConfMat_AO_ADMM.m overwrites alg_init's random prior)."""
     confusion = generator(seed).random((n_workers, n_classes, n_classes))
@@ -129,33 +128,30 @@ def tensor_admm(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
                 max_sweeps: int = OUTER_SWEEPS) -> TensorFit:
     """TensorADMM's fit from answers (n,) codes: ``moments`` "code" (as the authors' callers run it) or
     "observed", ``projection`` "code" or "euclidean" (see the module); ``seed`` draws the random start; at most
-    ``max_sweeps`` - 1 outer sweeps. One answer per item and annotator; without two annotators who share an item
+    ``max_sweeps`` outer sweeps. One answer per item and annotator; without two annotators who share an item
     there is nothing to fit and the model is uniform (0 sweeps)."""
     check_parameter("tensor_admm", "seed", seed, Seed())
     check_parameter("tensor_admm", "moments", moments, Options(*MOMENTS))
     check_parameter("tensor_admm", "projection", projection, Options(*PROJECTIONS))
-    check_parameter("tensor_admm", "max_sweeps", max_sweeps, Integer(2, MAX_SWEEPS))
+    check_parameter("tensor_admm", "max_sweeps", max_sweeps, Integer(1, MAX_SWEEPS))
     check_codes("tensor_admm", item, worker, label, n_items, n_workers, n_classes)
     item, worker, label = np.asarray(item), np.asarray(worker), np.asarray(label)
-    need = tensor_bytes(item, n_items, n_workers, n_classes) + 8 * (3 * n_workers ** 2 * n_classes ** 2
-                                                                    + 4 * n_items * n_classes + 2 * n_items)
-    require(need <= CO_OCCURRENCE_BYTES, f"tensor_admm: {n_items} items, {n_workers} annotators and {n_classes} "
-                                         f"classes need about {need / 2 ** 30:.3g} GiB of co-occurrences and "
-                                         f"posteriors; the limit is {CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB")
-    require(np.unique(item.astype(np.int64) * n_workers + worker).size == item.size,
-            "tensor_admm: an annotator answered an item twice; give one answer per item and annotator")
+    too_big = tensor_memory_problem(item, n_items, n_workers, n_classes)
+    require(too_big is None, f"tensor_admm: {too_big}")
+    twice = repeated_answers_problem(item, worker, n_workers)
+    require(twice is None, f"tensor_admm: {twice}")
     M, K = n_workers, n_classes
     R, S = cooccurrences(item, worker, label, n_items, M, K)
     triples, T3, _ = triple_moments(item, worker, label, n_items, M, K)
     everything = moments == "code"
-    m1 = np.zeros((M, K)) if everything else first_moments(item, worker, label, M, K)
-    pairs, R2 = observed_pairs(R, S)
+    m1 = np.zeros((M, K)) if everything else _first_moments(worker, label, M, K)
+    pairs, R2 = _observed_pairs(R, S)
     if pairs.shape[0] == 0:  # nothing to fit (no two annotators share an item): uniform, as the other methods give
         return TensorFit(DawidSkeneModel(np.full(K, 1.0 / K), np.full((M, K, K), 1.0 / K)), 0, 0.0)
-    start = random_start(seed, M, K)
+    start = _random_start(seed, M, K)
     Gamma, p, sweeps, objective = ao_admm(
-        np.ascontiguousarray(start.confusion), start.priors, m1, moment_bundle(pairs, R2, M),
-        moment_bundle(triples, T3, M), everything, projection == "code", int(max_sweeps), INNER_STEPS, OUTER_TOL,
+        np.ascontiguousarray(start.confusion), start.priors, m1, _moment_bundle(pairs, R2, M),
+        _moment_bundle(triples, T3, M), everything, projection == "code", int(max_sweeps) + 1, INNER_STEPS, OUTER_TOL,
         INNER_TOL, *MU_CONSTANTS)
     model = align_each_annotator(DawidSkeneModel(p, Gamma), floor=0.0)
     _warn_if_collapsed(model, int(sweeps), moments, projection)

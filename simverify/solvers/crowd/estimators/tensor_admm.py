@@ -17,12 +17,13 @@ class TensorADMM(_Aggregator):
     ----------
     moments : {'code', 'observed'}, default='code'
         'code': as the authors of Ibrahim & Fu (2021) ran it (``main_AMT.m``): every pair and triple of annotators
-        fitted, the unobserved ones as zero moments, and the first-order term with zero means. On sparse answers
-        this collapses to uniform confusions (RTE, TREC, LabelMe: docs/findings/crowd.md). 'observed': only the
-        observed pairs and triples, and the annotators' answer frequencies.
+        fitted, the unobserved ones as zero moments, and the first-order term with zero means. 'observed': only
+        the observed pairs and triples, and the annotators' answer frequencies.
     projection : {'code', 'euclidean'}, default='code'
-        'code': the simplex projection of the authors' code, which sets negative entries to 0 first; the fit then
-        stalls at uniform confusions on sparse answers. 'euclidean': the Euclidean projection.
+        'code': the simplex projection of the authors' code, which sets negative entries to 0 first.
+        'euclidean': the Euclidean projection. With both options at 'code' the fit stalls at uniform confusions
+        on sparse answers (RTE, TREC, LabelMe, web, temp: docs/findings/crowd.md) and warns; either correction
+        alone moves off them.
     random_state : int, numpy.random.SeedSequence, list of int or None, default=0
         The root seed of the random start (every confusion entry uniform, columns normalised). None is taken as 0.
 
