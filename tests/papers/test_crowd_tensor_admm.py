@@ -174,6 +174,14 @@ def test_observed_moments_recover_a_dense_models_confusions_and_the_codes_zero_m
     assert np.abs(code.confusion - model.confusion).max() > 0.15
 
 
+def test_the_fit_keeps_its_unaligned_model_whose_per_annotator_alignment_is_the_model():
+    from simverify.solvers.crowd.model import align_each_annotator
+    fit = tensor_admm(*sparse_answers(3))
+    aligned = align_each_annotator(fit.unaligned, floor=0.0)
+    assert np.array_equal(aligned.confusion, fit.model.confusion) and np.array_equal(fit.unaligned.priors,
+                                                                                      fit.model.priors)
+
+
 def test_max_sweeps_caps_the_sweeps_run():
     assert tensor_admm(*sparse_answers(0), max_sweeps=3).sweeps == 3
     assert tensor_admm(*sparse_answers(0), max_sweeps=1).sweeps == 1

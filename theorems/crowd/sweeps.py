@@ -84,7 +84,7 @@ TABLE7_METHODS = ["robsymnmf", "dessymnmf", "multispa", "mv-em"]
 TABLE7 = Sweep("crowd.table7", ms.measure_synthetic, tiers(
     Tier(Grid(), 100, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 10000], "aggregator": TABLE7_METHODS}),
     Tier(Grid(), 120, {"M": 25, "K": 3, "p": 0.3, "N": [1000, 5000, 10000],
-                       "aggregator": TABLE7_METHODS + ["cnmf", "spectral-ds"]})),
+                       "aggregator": TABLE7_METHODS + ["cnmf", "spectral-ds", "tensor-admm"]})),
     outputs={"mse": ("N", "aggregator")})
 
 

@@ -55,11 +55,13 @@ COLLAPSED = 1e-6  # every confusion's columns equal to this: the fit collapsed (
 
 @dataclass(frozen=True)
 class TensorFit:
-    """model the fitted Dawid-Skene model, aligned annotator by annotator as the code aligns it; sweeps the outer
+    """model the fitted Dawid-Skene model, aligned annotator by annotator as main_AMT.m aligns it for labels;
+    unaligned the fit as it came (main_synthetic.m scores it by Eq. 19's common permutation); sweeps the outer
     sweeps run; objective the final value of the least-squares objective."""
     model: DawidSkeneModel
     sweeps: int
     objective: float
+    unaligned: DawidSkeneModel | None = None
 
 
 def _first_moments(worker: np.ndarray, label: np.ndarray, n_workers: int, n_classes: int) -> np.ndarray:
@@ -147,15 +149,17 @@ def tensor_admm(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
     m1 = np.zeros((M, K)) if everything else _first_moments(worker, label, M, K)
     pairs, R2 = _observed_pairs(R, S)
     if pairs.shape[0] == 0:  # nothing to fit (no two annotators share an item): uniform, as the other methods give
-        return TensorFit(DawidSkeneModel(np.full(K, 1.0 / K), np.full((M, K, K), 1.0 / K)), 0, 0.0)
+        uniform = DawidSkeneModel(np.full(K, 1.0 / K), np.full((M, K, K), 1.0 / K))
+        return TensorFit(uniform, 0, 0.0, uniform)
     start = _random_start(seed, M, K)
     Gamma, p, sweeps, objective = ao_admm(
         np.ascontiguousarray(start.confusion), start.priors, m1, _moment_bundle(pairs, R2, M),
         _moment_bundle(triples, T3, M), everything, projection == "code", int(max_sweeps) + 1, INNER_STEPS, OUTER_TOL,
         INNER_TOL, *MU_CONSTANTS)
-    model = align_each_annotator(DawidSkeneModel(p, Gamma), floor=0.0)
+    fitted = DawidSkeneModel(p, Gamma)
+    model = align_each_annotator(fitted, floor=0.0)
     _warn_if_collapsed(model, int(sweeps), moments, projection)
-    return TensorFit(model, int(sweeps), float(objective))
+    return TensorFit(model, int(sweeps), float(objective), fitted)
 
 
 def _warn_if_collapsed(model: DawidSkeneModel, sweeps: int, moments: str, projection: str) -> None:
