@@ -3,10 +3,14 @@
 No fastmath: flags such as ``nnan``/``ninf`` silently break NaN handling, and the
 gains measured on these kernels were within noise.
 """
+import os
+
 JIT = {"cache": True, "nogil": True}
 PARALLEL_JIT = {"cache": True, "nogil": True, "parallel": True}
 
 _BLAS_CONTROLLER = None
+FIT_THREADS = min(2, os.cpu_count() or 1)  # independent fits run at once (cross-validation; the results do not
+# depend on the count: each fit is placed by its index)
 
 
 def one_blas_thread():

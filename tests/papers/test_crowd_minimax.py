@@ -184,3 +184,13 @@ def test_minimax_entropy_refuses_sizes_past_the_memory_limit_before_allocating()
     with pytest.raises(ValueError, match=r"^minimax_entropy: 1000000 items, 1 annotators and 50 classes need about "
                                          r"484 GiB; the limit is 4 GiB$"):
         minimax_entropy(one, one, one, 10 ** 6, 1, 50)
+
+
+def test_the_cross_validations_scores_do_not_depend_on_the_thread_count(monkeypatch):
+    from simverify.solvers.crowd import minimax_entropy as me
+    a = crowd.shipped("bluebird")
+    codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+    monkeypatch.setattr(me, "FIT_THREADS", 1)
+    one = me.penalties_by_heldout_likelihood(*codes)
+    monkeypatch.setattr(me, "FIT_THREADS", 2)
+    assert me.penalties_by_heldout_likelihood(*codes) == one

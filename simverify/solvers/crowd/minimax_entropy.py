@@ -15,13 +15,14 @@ Gold labels choose nothing here. Answers are integer codes: item, worker, label 
 from __future__ import annotations
 
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import minimize
 
 from ...kernels.crowd.minimax import expected_log_likelihood, marginal_log_likelihood
-from ...kernels.jit import one_blas_thread
+from ...kernels.jit import FIT_THREADS, one_blas_thread
 from ...kernels.rng import generator
 from ...validation import Integer, Real, Seed, check_parameter, require
 from .codes import CO_OCCURRENCE_BYTES, FlatPosteriorsWarning, check_codes, folds_problem, minimax_bytes
@@ -201,16 +202,20 @@ def penalties_by_heldout_likelihood(item: np.ndarray, worker: np.ndarray, label:
     grid = [(float(2.0 ** (e + 2) * alpha), float(2.0 ** (e + 2) * beta)) for e in exponents]
     fold = _answer_folds(worker, n_workers, folds, seed)
     K = n_classes
-    splits = [(fold != f, _ByItem(item[fold == f], worker[fold == f], label[fold == f], n_items, K))
-              for f in range(folds)]  # each fold's training mask and held-out scorer, shared by the grid
-    scores = []
-    for alpha, beta in grid:
-        total = 0.0
-        for train, scorer in splits:
-            fit = fit_minimax(item[train], worker[train], label[train], n_items, n_workers, K, alpha, beta)
-            total += scorer.evaluate(fit.sigma, fit.tau, 0.0, 0.0, np.empty((n_items, K)), np.empty_like(fit.sigma),
-                                     np.empty_like(fit.tau))
-        scores.append(total / folds)
+
+    def heldout(task: tuple[int, int]) -> float:
+        """The held-out log-likelihood of fold f under the fit at grid point g on the other folds (a scorer of its
+        own: the scorers' scratch is not shared between threads)."""
+        (alpha, beta), f = grid[task[0]], task[1]
+        train, held = fold != f, fold == f
+        fit = fit_minimax(item[train], worker[train], label[train], n_items, n_workers, K, alpha, beta)
+        scorer = _ByItem(item[held], worker[held], label[held], n_items, K)
+        return scorer.evaluate(fit.sigma, fit.tau, 0.0, 0.0, np.empty((n_items, K)), np.empty_like(fit.sigma),
+                               np.empty_like(fit.tau))
+    tasks = [(g, f) for g in range(len(grid)) for f in range(folds)]
+    with one_blas_thread(), ThreadPoolExecutor(max_workers=FIT_THREADS) as pool:
+        values = list(pool.map(heldout, tasks))  # in task order, whatever the thread count
+    scores = [sum(values[g * folds:(g + 1) * folds]) / folds for g in range(len(grid))]
     best = max(range(len(grid)), key=lambda g: (scores[g], grid[g][1]))
     return PenaltyChoice(*grid[best], grid, scores)
 

@@ -9,12 +9,12 @@ better model of the annotators; the SymNMF family's failures on sparse data (mis
 lower held-out likelihood."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...kernels.crowd import log_evidence
+from ...kernels.jit import FIT_THREADS
 from ...kernels.rng import generator
 from ...validation import Integer, check_parameter, require
 from .codes import answers_problem, groups_problem
@@ -26,7 +26,7 @@ MIN_GAIN = 1e-4  # ... and by at least this many nats per answer (equal models d
 FOLDS = 5
 SCORE_SMOOTHING = 0.01  # every candidate's confusion mixed with 1 % of the uniform one before scoring (fair floors)
 SPLIT_SEED = 20210618  # the item split is fixed, so the choice is deterministic
-THREADS = min(2, os.cpu_count() or 1)  # the candidates' folds fitted at once (the result is the same for any count)
+THREADS = FIT_THREADS  # the candidates' folds fitted at once (the result is the same for any count)
 
 
 @dataclass(frozen=True)
