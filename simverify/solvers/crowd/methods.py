@@ -177,6 +177,11 @@ def per_component(run: Callable) -> Callable:
     return each
 
 
+def tensor_admm_aggregation(answers, seed, **options) -> Aggregation:
+    """TensorADMM's MAP posteriors and model (``tensor_admm.tensor_admm`` with ``options``: moments, projection)."""
+    return _map(answers, tensor_admm.tensor_admm(*_codes(answers), seed=seed, **options).model)
+
+
 def _minimax_cv(answers, seed) -> Aggregation:
     posteriors, penalties = minimax_entropy.minimax_entropy_cv(*_codes(answers), seed=seed)
     return Aggregation(posteriors, penalties=penalties)
@@ -191,8 +196,8 @@ METHODS: dict[str, Callable] = {
     "robsymnmf-components": per_component(_co_method(pipeline.robsymnmf_model)),
     "spectral-ds": lambda answers, seed: _em_from(answers, smoothed(spectral.spectral_model(*_codes(answers), seed),
                                                                     START_SMOOTHING)),
-    **{name: lambda answers, seed, options=options: _map(answers, tensor_admm.tensor_admm(
-        *_codes(answers), seed=seed, **options).model) for name, options in tensor_admm.METHODS.items()},
+    **{name: lambda answers, seed, options=options: tensor_admm_aggregation(answers, seed, **options)
+       for name, options in tensor_admm.METHODS.items()},
     "minimax-entropy": lambda answers, seed: Aggregation(minimax_entropy.minimax_entropy(*_codes(answers))),
     "minimax-entropy-cv": _minimax_cv,
     "kos": _binary(votes.kos, seeded=True),

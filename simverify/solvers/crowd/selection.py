@@ -9,12 +9,13 @@ better model of the annotators; the SymNMF family's failures on sparse data (mis
 lower held-out likelihood."""
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...kernels.crowd import log_evidence
-from ...kernels.jit import FIT_THREADS
+from ...kernels.jit import FIT_THREADS, one_blas_thread
 from ...kernels.rng import generator
 from ...validation import Integer, check_parameter, require
 from .codes import answers_problem, groups_problem
@@ -26,7 +27,6 @@ MIN_GAIN = 1e-4  # ... and by at least this many nats per answer (equal models d
 FOLDS = 5
 SCORE_SMOOTHING = 0.01  # every candidate's confusion mixed with 1 % of the uniform one before scoring (fair floors)
 SPLIT_SEED = 20210618  # the item split is fixed, so the choice is deterministic
-THREADS = FIT_THREADS  # the candidates' folds fitted at once (the result is the same for any count)
 
 
 @dataclass(frozen=True)
@@ -82,24 +82,12 @@ def _heldout_fold(answers, fit, held: np.ndarray) -> np.ndarray:
     return log_evidence(test.item, test.worker, test.label, model.priors, model.confusion, test.n_items)
 
 
-def heldout_evidence(answers, fit, folds: int = FOLDS) -> np.ndarray:
-    """(n_items,) log P(item i's answers) under the model ``fit(answers)`` learned on the other folds' items
-    (items dealt into ``folds`` folds by a fixed permutation)."""
-    check_parameter("heldout_evidence", "folds", folds, Integer(2))
-    require(answers.n_items >= folds, f"held-out scoring needs at least {folds} items, got {answers.n_items}")
-    out = np.empty(answers.n_items)
-    for held in _folds(answers.n_items, folds):
-        out[held] = _heldout_fold(answers, fit, held)
-    return out
-
-
-def _heldout_all(answers, fit_model, names: list[str], threads: int) -> dict[str, np.ndarray]:
-    """``heldout_evidence`` of every named candidate, the candidates' folds fitted on ``threads`` threads (the
-    kernels release the GIL; BLAS held to one thread meanwhile). Each fit is independent and placed by its fold,
-    so the result does not depend on the thread count."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from ...kernels.jit import one_blas_thread
+def heldout_evidence(answers, fit_model, names: list[str], threads: int = FIT_THREADS) -> dict[str, np.ndarray]:
+    """{name: (n_items,) log P(item i's answers) under the model ``fit_model(answers of the other folds, name)``}:
+    items dealt into FOLDS folds by a fixed permutation, every named method's folds fitted on ``threads`` threads
+    (the kernels release the GIL; BLAS held to one thread meanwhile). Each fit is independent and placed by its
+    fold, so the result does not depend on the thread count."""
+    require(answers.n_items >= FOLDS, f"held-out scoring needs at least {FOLDS} items, got {answers.n_items}")
     folds = _folds(answers.n_items, FOLDS)
     tasks = [(name, held) for name in names for held in folds]
 
@@ -114,7 +102,8 @@ def _heldout_all(answers, fit_model, names: list[str], threads: int) -> dict[str
     return out
 
 
-def choose_method(answers, fit_model, candidates: tuple[str, ...] = CANDIDATES, threads: int = THREADS) -> MethodChoice:
+def choose_method(answers, fit_model, candidates: tuple[str, ...] = CANDIDATES,
+                  threads: int = FIT_THREADS) -> MethodChoice:
     """The first applicable candidate (the default), unless another's held-out log-likelihood is larger by more
     than MARGIN_SE standard errors of the paired per-item difference (a held-out likelihood barely ahead does not
     mean more accurate labels: on web Spectral-D&S scores 0.0016 nats per answer above MV-EM and errs 1.1 points
@@ -124,7 +113,7 @@ def choose_method(answers, fit_model, candidates: tuple[str, ...] = CANDIDATES, 
     usable, skipped = applicable(answers, candidates)
     require(usable, "no candidate of --method auto applies: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()))
     check_parameter("choose_method", "threads", threads, Integer(1))
-    per_item = _heldout_all(answers, fit_model, usable, threads)
+    per_item = heldout_evidence(answers, fit_model, usable, threads)
     n_answers = max(answers.item.size, 1)
     scores = {name: float(v.sum() / n_answers) for name, v in per_item.items()}
     default, chosen = usable[0], usable[0]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ....validation import Options
-from ..methods import Aggregation, warn_if_uninformative
-from ..tensor_admm import METHODS, MOMENTS, PROJECTIONS, tensor_admm
+from ..methods import Aggregation, tensor_admm_aggregation, warn_if_uninformative
+from ..tensor_admm import METHODS, MOMENTS, PROJECTIONS
 from ._base import SEED_CONSTRAINT, _Aggregator
 
 
@@ -66,7 +66,4 @@ class TensorADMM(_Aggregator):
 
     def _aggregate(self, answers) -> Aggregation:
         warn_if_uninformative(answers, self._method())
-        fit = tensor_admm(answers.item, answers.worker, answers.label, answers.n_items, answers.n_workers,
-                          answers.n_classes, seed=self._seed(), moments=self.moments, projection=self.projection)
-        return Aggregation(fit.model.posteriors(answers.item, answers.worker, answers.label, answers.n_items),
-                           fit.model)
+        return tensor_admm_aggregation(answers, self._seed(), moments=self.moments, projection=self.projection)
