@@ -77,3 +77,48 @@ def test_format_b_reads_string_ids_and_refuses_a_wrong_header_or_inconsistent_go
     bad.write_text(f"{head}\nx1\twA\ti\t1\t2\nx2\twB\ti\t2\t1\n")
     with pytest.raises(ValueError, match="c.tsv:3: gold 1 of item i differs from 2"):
         crowd.load_format_b(bad)
+
+
+def _same_answers(x, y) -> bool:
+    return all(np.array_equal(getattr(x, f), getattr(y, f)) for f in
+               ("item", "worker", "label", "item_ids", "worker_ids", "classes", "gold"))
+
+
+@pytest.mark.parametrize("name", [n for n in crowd.SHIPPED if n != "temp"])
+def test_reading_a_canonical_file_at_once_gives_what_the_line_reader_gives(name, monkeypatch):
+    from pathlib import Path
+    folder = Path(crowd.__file__).parent / "data" / "crowd"
+    files = (folder / f"{name}.txt", folder / f"{name}_truth.txt")
+    assert crowd._canonical_rows(files[0], 3) is not None and crowd._canonical_rows(files[1], 2) is not None
+    at_once = crowd.load_format_a(*files)
+    monkeypatch.setattr(crowd, "FAST_READ_BYTES", -1)  # every file through the line reader
+    assert crowd._canonical_rows(files[0], 3) is None
+    assert _same_answers(at_once, crowd.load_format_a(*files))
+
+
+@pytest.mark.parametrize("text", ["1\t1\t1\n\n2\t1\t2\n", "\ufeff1\t1\t1\n2\t1\t2\n", "01\t1\t1\n2\t1\t2\n",
+                                  "1\t1\t1\r\n2\t1\t2", "1 \t1\t1\n2\t1\t2\n"])
+def test_a_file_with_any_line_not_canonical_goes_to_the_line_reader(tmp_path, text):
+    path = tmp_path / "a.txt"
+    path.write_bytes(text.encode("utf-8"))
+    canonical = "\r" in text  # CRLF line endings are canonical; a blank line, a BOM, a leading 0 or a space are not
+    assert (crowd._canonical_rows(path, 3) is not None) == canonical
+    if " " not in text:
+        read = crowd.load_format_a(path)
+        assert read.item_ids.tolist() == [1, 2] and read.label.tolist() == [0, 1]
+
+
+def test_a_duplicate_answer_in_a_canonical_file_is_refused_with_both_lines(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_text("1\t1\t1\n2\t1\t2\n1\t1\t2\n")
+    assert crowd._canonical_rows(path, 3) is not None
+    with pytest.raises(ValueError, match=r"a.txt:3: worker 1 answered item 1 again \(first on line 1\)"):
+        crowd.load_format_a(path)
+
+
+def test_shipped_hands_out_copies_of_a_set_parsed_once():
+    first = crowd.shipped("bluebird")
+    first.label[:] = 0
+    again = crowd.shipped("bluebird")
+    assert again.label.any() and again.label is not first.label
+    assert crowd._parsed_shipped.cache_info().currsize >= 1

@@ -155,7 +155,7 @@ def test_minimax_entropy_cv_breaks_a_tie_of_heldout_scores_toward_the_stronger_p
     from simverify.solvers.crowd import minimax_entropy as me
     a = crowd.shipped("bluebird")
 
-    def flat(item, worker, label, n_items, n_workers, n_classes, alpha, beta):  # every grid point scores the same
+    def flat(item, worker, label, n_items, n_workers, n_classes, alpha, beta, start=None):  # all score the same
         K = n_classes
         return me.MinimaxFit(np.zeros((n_workers, K, K)), np.zeros((n_items, K, K)), np.full((n_items, K), 1 / K), 0.0)
     monkeypatch.setattr(me, "fit_minimax", flat)
@@ -194,3 +194,35 @@ def test_the_cross_validations_scores_do_not_depend_on_the_thread_count(monkeypa
     one = me.penalties_by_heldout_likelihood(*codes)
     monkeypatch.setattr(me, "FIT_THREADS", 2)
     assert me.penalties_by_heldout_likelihood(*codes) == one
+
+
+def test_each_folds_fits_run_along_the_grid_from_the_weakest_penalty_cold_then_warm(monkeypatch):
+    from simverify.solvers.crowd import minimax_entropy as me
+    a = crowd.shipped("bluebird")
+    codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+    calls, fit = [], me.fit_minimax
+
+    def recorded(*args, start=None):
+        result = fit(*args, start=start)
+        calls.append((args[-1], start, result))
+        return result
+    monkeypatch.setattr(me, "FIT_THREADS", 1)
+    monkeypatch.setattr(me, "fit_minimax", recorded)
+    me.penalties_by_heldout_likelihood(*codes, folds=2, exponents=(1, -2, 0))
+    betas = [beta for beta, _, _ in calls]
+    weakest = me.default_penalties(a.n_items, a.n_workers, a.n_classes)[1]
+    assert betas == [weakest, 4 * weakest, 8 * weakest] * 2  # per fold, weakest first
+    for f in range(2):
+        chain = calls[3 * f:3 * f + 3]
+        assert chain[0][1] is None  # the weakest point's fit is cold
+        assert chain[1][1] is chain[0][2] and chain[2][1] is chain[1][2]  # each later one starts from the last
+
+
+def test_a_warm_start_at_the_optimum_stays_there():
+    from simverify.solvers.crowd.minimax_entropy import fit_minimax
+    a = crowd.shipped("bluebird")
+    codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+    cold = fit_minimax(*codes, 5.0, 1.0)
+    warm = fit_minimax(*codes, 5.0, 1.0, start=cold)
+    assert warm.log_likelihood >= cold.log_likelihood  # L-BFGS's relative stop (2.2e-9) leaves a little to gain
+    assert np.abs(warm.posteriors - cold.posteriors).max() < 1e-3

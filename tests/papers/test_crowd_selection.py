@@ -175,10 +175,3 @@ def test_the_leading_eigenpairs_by_lanczos_equal_lapacks_past_its_threshold():
     ref_vals, ref_vecs = eigh(A, subset_by_index=[n - K, n - 1])
     assert np.allclose(vals, ref_vals, rtol=1e-12)
     assert np.allclose(np.abs(vecs.T @ ref_vecs), np.eye(K), atol=1e-10)  # equal up to each vector's sign
-
-
-def test_the_tensor_power_methods_contraction_equals_einsums():
-    from simverify.solvers.crowd.spectral import _contract
-    rng = np.random.default_rng(1)
-    T, v = rng.normal(size=(4, 4, 4)), rng.normal(size=4)
-    assert np.allclose(_contract(T, v), np.einsum("abc,b,c->a", T, v, v), rtol=1e-14)

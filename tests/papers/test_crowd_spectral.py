@@ -1,10 +1,19 @@
 """Spectral-D&S (Zhang, Chen, Zhou & Jordan 2014), a baseline of Ibrahim & Fu (2021)."""
 import numpy as np
+import pytest
 
 from simverify import metrics
 from simverify.generators import crowd as gen
+from simverify.kernels.crowd.spectral import tensor_power_deflation
 from simverify.solvers.crowd.model import DawidSkeneModel
-from simverify.solvers.crowd.spectral import _tensor_power, spectral_model, worker_groups
+from simverify.solvers.crowd.spectral import (
+    PERMUTATIONS_OF_3,
+    POWER_STARTS,
+    POWER_STEPS,
+    _tensor_power,
+    spectral_model,
+    worker_groups,
+)
 
 
 def test_tensor_power_method_recovers_an_orthogonal_decomposition():
@@ -16,6 +25,53 @@ def test_tensor_power_method_recovers_an_orthogonal_decomposition():
     order = np.argsort(-found)
     assert np.allclose(found[order], values, atol=1e-8)
     assert np.allclose(np.abs(vectors[:, order].T @ V), np.eye(4), atol=1e-6)
+
+
+def _naive_tensor_power(T, starts, steps):
+    """The robust tensor power method with deflation in NumPy (einsum contractions), the kernel's reference."""
+    K = T.shape[0]
+    T = T.copy()
+    values, vectors = np.empty(K), np.empty((K, K))
+
+    def iterate(v):
+        for _ in range(steps):
+            v = np.einsum("abc,b,c->a", T, v, v)
+            v = v / max(np.linalg.norm(v), 1e-300)
+        return v, v @ np.einsum("abc,b,c->a", T, v, v)
+    for k in range(K):
+        best, best_v = -np.inf, None
+        for start in starts[k]:
+            v, value = iterate(start / np.linalg.norm(start))
+            if abs(value) > best:
+                best, best_v = abs(value), v if value >= 0 else -v
+        v, value = iterate(best_v)
+        if value < 0:
+            value, v = -value, -v
+        values[k], vectors[:, k] = value, v
+        T -= value * np.einsum("a,b,c->abc", v, v, v)
+    return values, vectors
+
+
+@pytest.mark.parametrize("K", [2, 3, 8])
+def test_the_tensor_power_kernel_equals_its_numpy_reference(K):
+    rng = np.random.default_rng(K)
+    V, _ = np.linalg.qr(rng.normal(size=(K, K)))
+    A = np.einsum("k,ak,bk,ck->abc", np.linspace(3.0, 1.0, K), V, V, V) + 0.01 * rng.normal(size=(K, K, K))
+    T = sum(A.transpose(p) for p in PERMUTATIONS_OF_3) / 6  # symmetric, near an orthogonal decomposition
+    starts = rng.normal(size=(K, POWER_STARTS, K))
+    values, vectors = tensor_power_deflation(T, starts, POWER_STEPS)
+    ref_values, ref_vectors = _naive_tensor_power(T, starts, POWER_STEPS)
+    assert np.allclose(values, ref_values, rtol=1e-9, atol=1e-12)
+    assert np.allclose(vectors, ref_vectors, rtol=1e-9, atol=1e-9)
+
+
+def test_the_tensor_power_method_draws_its_starts_in_the_order_it_tries_them():
+    T = np.einsum("k,ak,bk,ck->abc", [2.0, 1.0], np.eye(2), np.eye(2), np.eye(2))
+    drawn = np.random.default_rng(7).normal(size=(2, POWER_STARTS, 2))
+    one_by_one = np.random.default_rng(7)
+    assert np.array_equal(np.concatenate([one_by_one.normal(size=2) for _ in range(2 * POWER_STARTS)]), drawn.ravel())
+    assert all(np.array_equal(x, y) for x, y in zip(_tensor_power(T, np.random.default_rng(7)),
+                                                   tensor_power_deflation(T, drawn, POWER_STEPS)))
 
 
 def test_workers_are_dealt_into_three_groups_of_balanced_answer_counts():

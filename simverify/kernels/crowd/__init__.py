@@ -5,8 +5,9 @@ Answers are three int64 arrays of length n: item, worker, label (0-based codes).
 kernel is serial and loops in a fixed order, so results do not depend on the thread count.
 
 Modules: ``counts`` (Eq. 3), ``dawid_skene`` (E- and M-steps, evidence), ``imputation`` (Eq. 7-8, criterion 9),
-``factorization`` (Eq. 13, CNMF), ``minimax`` (minimax conditional entropy), ``kos``, ``draws`` (answers drawn from
-the streams). The names below are the package's public kernels.
+``factorization`` (Eq. 13, CNMF), ``minimax`` (minimax conditional entropy), ``kos``, ``spectral`` (Spectral-D&S's
+tensor power method), ``tensor`` (TensorADMM), ``draws`` (answers drawn from the streams). The names below are the
+package's public kernels.
 """
 from .counts import cooccurrence_counts, two_workers_share_an_item
 from .dawid_skene import (

@@ -13,20 +13,21 @@ from ..jit import JIT
 
 
 @njit(**JIT)
-def _softmax_row(sigma, tau, i, j, c, prob):
-    """prob[k] = softmax_k(sigma[i, c, k] + tau[j, c, k]); returns log of the normaliser (for log-probabilities:
-    log prob[k] = sigma[i, c, k] + tau[j, c, k] - the returned value)."""
-    K = prob.size
+def _softmax_row(sigma, tau, i, j, c, probs, r):
+    """probs[r, c, k] = softmax_k(sigma[i, c, k] + tau[j, c, k]); returns log of the normaliser (for
+    log-probabilities: log probs[r, c, k] = sigma[i, c, k] + tau[j, c, k] - the returned value). Indices, not a
+    row view: a view per call cost more than the arithmetic."""
+    K = probs.shape[2]
     top = -np.inf
     for k in range(K):
-        prob[k] = sigma[i, c, k] + tau[j, c, k]
-        top = max(top, prob[k])
+        top = max(top, sigma[i, c, k] + tau[j, c, k])
     total = 0.0
     for k in range(K):
-        prob[k] = np.exp(prob[k] - top)
-        total += prob[k]
+        e = np.exp(sigma[i, c, k] + tau[j, c, k] - top)
+        probs[r, c, k] = e
+        total += e
     for k in range(K):
-        prob[k] /= total
+        probs[r, c, k] /= total
     return top + np.log(total)
 
 
@@ -39,17 +40,17 @@ def expected_log_likelihood(sigma, tau, item, worker, label, q, alpha, beta, g_s
     g_sigma[:] = -beta * sigma
     g_tau[:] = -alpha * tau
     total = -0.5 * (alpha * np.sum(tau * tau) + beta * np.sum(sigma * sigma))
-    prob = np.empty(K)
+    prob = np.empty((1, K, K))
     for a in range(item.size):
         i, j, x = worker[a], item[a], label[a]
         for c in range(K):
             w = q[j, c]
             if w == 0.0:
                 continue
-            log_norm = _softmax_row(sigma, tau, i, j, c, prob)
+            log_norm = _softmax_row(sigma, tau, i, j, c, prob, 0)
             total += w * (sigma[i, c, x] + tau[j, c, x] - log_norm)
             for k in range(K):
-                g = w * ((1.0 if k == x else 0.0) - prob[k])
+                g = w * ((1.0 if k == x else 0.0) - prob[0, c, k])
                 g_sigma[i, c, k] += g
                 g_tau[j, c, k] += g
     return total
@@ -63,7 +64,7 @@ def _item_log_likelihoods(sigma, tau, j, worker, label, lo, hi, probs, log_q):
     for t in range(lo, hi):
         i, x = worker[t], label[t]
         for c in range(K):
-            log_q[c] += sigma[i, c, x] + tau[j, c, x] - _softmax_row(sigma, tau, i, j, c, probs[t - lo, c])
+            log_q[c] += sigma[i, c, x] + tau[j, c, x] - _softmax_row(sigma, tau, i, j, c, probs, t - lo)
 
 
 @njit(**JIT)

@@ -265,11 +265,11 @@ def _confusion_system(i, Gamma, grams, p, m1, pair_moments, triple_moments, all_
     """(lhs (K, K), rhs (K, K) without the proximal term) of annotator i's least squares in Gamma_i^T, the other
     annotators fixed (inner_ADMM.m's Tmp_mat and Tmp_mat2). ``sums`` = (sum of the Gram matrices, sum of their
     squares) over all annotators, for ``all_blocks``."""
-    pairs, pair_ptr, pair_cells, pair_values = pair_moments[0], pair_moments[1], pair_moments[2], pair_moments[3]
-    pair_of, pair_roles = pair_moments[4], pair_moments[5]
-    triples, tri_ptr, tri_cells, tri_values = (triple_moments[0], triple_moments[1], triple_moments[2],
-                                               triple_moments[3])
-    triple_of, triple_roles = triple_moments[4], triple_moments[5]
+    pair_of, partner_of, pair_ptr, pair_own, pair_theirs, pair_values = (
+        pair_moments[4], pair_moments[6], pair_moments[7], pair_moments[8], pair_moments[9], pair_moments[10])
+    triple_of, partners_of, tri_ptr, tri_own, tri_theirs, tri_values = (
+        triple_moments[4], triple_moments[6], triple_moments[7], triple_moments[8], triple_moments[9],
+        triple_moments[10])
     K = Gamma.shape[1]
     lhs = np.zeros((K, K))
     rhs = np.zeros((K, K))
@@ -280,29 +280,23 @@ def _confusion_system(i, Gamma, grams, p, m1, pair_moments, triple_moments, all_
                 s1 = sums[0, a, b] - g
                 lhs[a, b] = s1 + 0.5 * (s1 * s1 - (sums[1, a, b] - g * g))
     for e in range(pair_of[i], pair_of[i + 1]):
-        q, role = pair_roles[e, 0], pair_roles[e, 1]
-        other = pairs[q, 1 - role]
+        other = partner_of[e, 0]
         if not all_blocks:
             for a in range(K):
                 for b in range(K):
                     lhs[a, b] += grams[other, a, b]
-        for s in range(pair_ptr[q], pair_ptr[q + 1]):
-            mine, theirs = pair_cells[s, role], pair_cells[s, 1 - role]
-            r = pair_values[s]
+        for s in range(pair_ptr[e], pair_ptr[e + 1]):
+            mine, theirs, r = pair_own[s], pair_theirs[s, 0], pair_values[s]
             for f in range(K):
                 rhs[f, mine] += r * Gamma[other, theirs, f]
     for e in range(triple_of[i], triple_of[i + 1]):
-        t, role = triple_roles[e, 0], triple_roles[e, 1]
-        u = 1 if role == 0 else 0  # the positions of the other two annotators, in the triple's order
-        v = 1 if role == 2 else 2
-        first, second = triples[t, u], triples[t, v]
+        first, second = partners_of[e, 0], partners_of[e, 1]  # the other two annotators, in the triple's order
         if not all_blocks:
             for a in range(K):
                 for b in range(K):
                     lhs[a, b] += grams[first, a, b] * grams[second, a, b]
-        for s in range(tri_ptr[t], tri_ptr[t + 1]):
-            mine, x1, x2 = tri_cells[s, role], tri_cells[s, u], tri_cells[s, v]
-            x = tri_values[s]
+        for s in range(tri_ptr[e], tri_ptr[e + 1]):
+            mine, x1, x2, x = tri_own[s], tri_theirs[s, 0], tri_theirs[s, 1], tri_values[s]
             for f in range(K):
                 rhs[f, mine] += x * Gamma[first, x1, f] * Gamma[second, x2, f]
     for f in range(K):
@@ -311,6 +305,21 @@ def _confusion_system(i, Gamma, grams, p, m1, pair_moments, triple_moments, all_
         for a in range(K):
             rhs[f, a] = p[f] * rhs[f, a] + p[f] * m1[i, a]  # P rhs + p m1_i^T
     return lhs, rhs
+
+
+@njit(**JIT)
+def _relative_one_norm_change(old, new, i):
+    """||old_i - new_i||_1 / ||old_i||_1 in the matrix 1-norm (largest column sum; the denominator floored at
+    1e-300), in loops: array expressions here allocated four temporaries per annotator and sweep."""
+    K = old.shape[1]
+    change, size = -np.inf, -np.inf
+    for f in range(K):
+        column_change, column_size = 0.0, 0.0
+        for a in range(K):
+            column_change += abs(old[i, a, f] - new[i, a, f])
+            column_size += abs(old[i, a, f])
+        change, size = max(change, column_change), max(size, column_size)
+    return change / max(size, 1e-300)
 
 
 @njit(**JIT)
@@ -329,8 +338,10 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, clip, max_ou
     size), until the confusions' relative changes in the matrix 1-norm (largest column sum), summed over the
     annotators, and the prior's relative l1 change fall below ``outer_tol``, or ``max_outer`` - 1 sweeps (the
     code's loop). ``pair_moments`` and ``triple_moments`` are (members (T, r) in increasing order, cell_ptr
-    (T + 1,), cells (nnz, r) of answers, values (nnz,), member_ptr (M + 1,), roles (rT, 2)): each observed tuple's
-    nonzero moments, and each annotator's tuples with its position in them. ``clip``: the code's projection
+    (T + 1,), cells (nnz, r) of answers, values (nnz,), member_ptr (M + 1,), roles (rT, 2), partners (rT, r - 1),
+    entry_ptr (rT + 1,), own (rnnz,), theirs (rnnz, r - 1), member values (rnnz,)): each observed tuple's nonzero
+    moments; each annotator's tuples with its position in them; and the same cells copied in each annotator's
+    reading order (``solvers.crowd.tensor_admm._member_streams``). ``clip``: the code's projection
     (``project_columns_to_simplex``), else the Euclidean one. Gamma (M, K, K) and p (K,) are the start; returns
     (Gamma, p, sweeps, objective)."""
     M, K = Gamma.shape[0], Gamma.shape[1]
@@ -369,7 +380,7 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, clip, max_ou
         new_p, delta = _admm_prior(lhs, rhs + mu * p, p, delta, mu, inner_tol, max_inner, clip)
         moved = 0.0
         for i in range(M):
-            moved += np.abs(old[i] - Gamma[i]).sum(axis=0).max() / max(np.abs(old[i]).sum(axis=0).max(), 1e-300)
+            moved += _relative_one_norm_change(old, Gamma, i)
         p_moved = np.abs(p - new_p).sum() / max(np.abs(p).sum(), 1e-300)
         value = _objective(lhs, rhs, new_p, constant)
         if value < previous:

@@ -75,14 +75,15 @@ def minimax_bytes(n_items: int, n_workers: int, n_classes: int) -> int:
 def tensor_bytes(item: np.ndarray, n_items: int, n_workers: int, n_classes: int) -> int:
     """Bytes TensorADMM's third-order co-occurrences need at most (an upper bound: not every temporary lives at
     once): 24 per triple of answers to a common item (sum over items of (answers choose 3): key, cell, sort index);
-    72 per nonzero moment (its indices, cells and value); per distinct triple of annotators (at most that many and
-    at most M choose 3) its dense K^3 moments and mask, its members and count, and its three memberships with their
-    sort (272). Reads only the answered items' degrees (no array of n_items)."""
+    264 per nonzero moment (its indices, cells and value: 72; its three copies in each member's reading order and
+    their construction's temporaries: 192); per distinct triple of annotators (at most that many and at most M choose
+    3) its dense K^3 moments and mask, its members and count, its three memberships with their sort, and their
+    partners and pointers (344). Reads only the answered items' degrees (no array of n_items)."""
     d = np.unique(np.asarray(item), return_counts=True)[1].astype(float) if np.size(item) else np.zeros(1)
     triples = float((d * (d - 1) * (d - 2) / 6).sum())  # float: no overflow for any degree
     distinct = min(triples, n_workers * (n_workers - 1) * (n_workers - 2) / 6)
     nonzero = min(triples, distinct * n_classes ** 3)
-    return int(24 * triples + 72 * nonzero + distinct * (9 * n_classes ** 3 + 272))
+    return int(24 * triples + 264 * nonzero + distinct * (9 * n_classes ** 3 + 344))
 
 
 def tensor_memory_problem(item: np.ndarray, n_items: int, n_workers: int, n_classes: int) -> str | None:

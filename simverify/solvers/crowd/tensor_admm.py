@@ -106,9 +106,36 @@ def _sparse_cells(moments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return ptr, np.ascontiguousarray(cells), np.ascontiguousarray(flat[rows, cols])
 
 
+def _member_streams(members: np.ndarray, cell_ptr: np.ndarray, cells: np.ndarray, values: np.ndarray,
+                    roles: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each annotator's tuples and cells laid out in the order its block update reads them (``roles``' order):
+    (partners (rT, r - 1) the other members of entry e's tuple in the tuple's order, entry_ptr (rT + 1,), own
+    (E,) the annotator's answer in each of entry e's cells entry_ptr[e]:entry_ptr[e+1], theirs (E, r - 1) the
+    partners' answers, values (E,)). A copy of the cells per member (r times the nonzeros), read sequentially
+    rather than through the tuple index: on TREC's 49,184 triples the scattered reads cost more than the
+    arithmetic."""
+    r = members.shape[1]
+    t, role = roles[:, 0], roles[:, 1]
+    others = np.array([[q for q in range(r) if q != own] for own in range(r)], dtype=np.int64)[role]  # (rT, r - 1)
+    counts = cell_ptr[t + 1] - cell_ptr[t]
+    entry_ptr = np.zeros(t.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=entry_ptr[1:])
+    source = np.repeat(cell_ptr[t] - entry_ptr[:-1], counts) + np.arange(entry_ptr[-1])  # each entry's cells
+    theirs = cells[source[:, None], np.repeat(others, counts, axis=0)]
+    own = cells[source, np.repeat(role, counts)]
+    partners = members[t[:, None], others]
+    return (np.ascontiguousarray(partners), entry_ptr, np.ascontiguousarray(own), np.ascontiguousarray(theirs),
+            np.ascontiguousarray(values[source]))
+
+
 def _moment_bundle(members: np.ndarray, moments: np.ndarray, n_workers: int) -> tuple:
-    """The kernel's view of the observed pairs or triples: (members, *_sparse_cells(moments), *_roles_of(members))."""
-    return (np.ascontiguousarray(members, dtype=np.int64), *_sparse_cells(moments), *_roles_of(members, n_workers))
+    """The kernel's view of the observed pairs or triples: (members, *_sparse_cells(moments), *_roles_of(members),
+    *_member_streams(...))."""
+    members = np.ascontiguousarray(members, dtype=np.int64)
+    cell_ptr, cells, values = _sparse_cells(moments)
+    member_ptr, roles = _roles_of(members, n_workers)
+    return (members, cell_ptr, cells, values, member_ptr, roles,
+            *_member_streams(members, cell_ptr, cells, values, roles))
 
 
 def _observed_pairs(R: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
