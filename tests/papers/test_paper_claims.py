@@ -1,11 +1,14 @@
 """Every registered claim of every paper and each of its controls, quick tier, one paper's claims run
 together (its suite-wide Bonferroni budget) exactly as `simverify check --paper <key>` does (minutes: the
 fast per-paper checks are in test_<key>_claims.py, the package layout in test_paper_contract.py)."""
+import fcntl
+import json
+import os
 from importlib.metadata import entry_points
 
 import pytest
 
-from simverify import registry, runner
+from simverify import record, registry, runner
 from simverify.executors import ProcessExecutor
 from simverify.store import Store
 
@@ -13,15 +16,35 @@ PAPERS = sorted(ep.name for ep in entry_points(group="simverify.claims"))  # the
 _RECORDS: dict[str, dict] = {}
 
 
+def _run_directory(tmp_path_factory):
+    """A directory of this pytest run that every xdist worker shares (each worker's basetemp is a child of the
+    run's); without xdist, the run's own basetemp."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 def paper_records(paper: str, tmp_path_factory) -> dict:
-    """The quick-tier records of one paper's claims and controls, run once per test session."""
+    """The quick-tier records of one paper's claims and controls, run once per pytest run: the first worker to ask
+    runs them under a file lock and leaves them as JSON; another that asks waits for the lock and reads them
+    (``--dist loadfile`` keeps this module on one worker; the lock holds under any other distribution: xdist's
+    loadgroup, used before, dealt one paper's tests to both workers, and each ran the paper)."""
     if paper not in _RECORDS:
-        ex = ProcessExecutor(2)
-        try:
-            recs = runner.check(registry.all_claims(paper), "quick", Store(tmp_path_factory.mktemp(paper)), ex,
-                                root_seed=0)
-        finally:
-            ex.close()
+        shared = _run_directory(tmp_path_factory)
+        done = shared / f"quick-tier-{paper}.json"
+        with open(shared / f"quick-tier-{paper}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if done.exists():
+                recs = [record.loads(r) for r in json.loads(done.read_text())]
+            else:
+                ex = ProcessExecutor(2)
+                try:
+                    recs = runner.check(registry.all_claims(paper), "quick",
+                                        Store(tmp_path_factory.mktemp(paper)), ex, root_seed=0)
+                finally:
+                    ex.close()
+                partial = done.with_suffix(".partial")
+                partial.write_text("[" + ",".join(record.dumps(r, indent=None) for r in recs) + "]")
+                partial.replace(done)
         _RECORDS[paper] = {r["id"]: r for r in recs}
     return _RECORDS[paper]
 
@@ -37,8 +60,7 @@ def test_every_claim_has_a_control_and_errata_have_positive_controls(paper):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("claim_id", [pytest.param(c.id, marks=pytest.mark.xdist_group(f"quick-tier-{paper}"))
-                                      for paper in PAPERS for c in registry.all_claims(paper)])
+@pytest.mark.parametrize("claim_id", [c.id for paper in PAPERS for c in registry.all_claims(paper)])
 def test_quick_tier_verdict_as_expected(tmp_path_factory, claim_id):
     rec = paper_records(registry.get(claim_id).paper, tmp_path_factory)[claim_id]
     assert rec["verdict"] == rec["expected"], rec

@@ -72,8 +72,9 @@ def posteriors_and_bound(item, worker, label, priors, errors, n_items, probas):
     K = priors.size
     log_prior, log_err = _log_floored(priors), _log_floored(errors)
     log_p = np.empty((n_items, K))
-    for i in range(n_items):
-        log_p[i] = log_prior
+    for i in range(n_items):  # entry by entry: a row view per item cost more than the item's arithmetic
+        for k in range(K):
+            log_p[i, k] = log_prior[k]
     total = 0.0
     for a in range(item.size):
         for k in range(K):
@@ -90,8 +91,9 @@ def _log_joint(item, worker, label, priors, errors, n_items):
     K = priors.size
     log_prior, log_err = _log_floored(priors), _log_floored(errors)
     log_p = np.empty((n_items, K))
-    for i in range(n_items):
-        log_p[i] = log_prior
+    for i in range(n_items):  # entry by entry: a row view per item cost more than the item's arithmetic
+        for k in range(K):
+            log_p[i, k] = log_prior[k]
     for a in range(item.size):
         for k in range(K):
             log_p[item[a], k] += log_err[worker[a], label[a], k]
@@ -113,7 +115,7 @@ def log_evidence(item, worker, label, priors, errors, n_items):
     log_p = _log_joint(item, worker, label, priors, errors, n_items)
     out = np.empty(n_items)
     for i in range(n_items):
-        top = log_p[i].max()
+        top = _row_max(log_p, i)
         total = 0.0
         for k in range(K):
             total += np.exp(log_p[i, k] - top)
@@ -122,10 +124,23 @@ def log_evidence(item, worker, label, priors, errors, n_items):
 
 
 @njit(**JIT)
+def _row_max(x, i):
+    """max of row i of x (N, K), by index (no row view), NaN propagated as ndarray.max does."""
+    top = x[i, 0]
+    for k in range(1, x.shape[1]):
+        v = x[i, k]
+        if v > top or np.isnan(v):
+            top = v
+            if np.isnan(v):
+                break
+    return top
+
+
+@njit(**JIT)
 def rows_from_log(log_p):
     """Each row of log_p (N, K) turned in place into the distribution proportional to exp(row); returns it."""
     for i in range(log_p.shape[0]):
-        top = log_p[i].max()
+        top = _row_max(log_p, i)
         total = 0.0
         for k in range(log_p.shape[1]):
             log_p[i, k] = np.exp(log_p[i, k] - top)
