@@ -12,10 +12,10 @@ seven ship in ``data/crowd/``, provenance in ``data/PROVENANCE.md``):
 Both read into :class:`Answers`: integer codes for items, workers and classes (0-based; ids in order of first
 appearance, labels sorted) beside the original ids. Policy on duplicates: a second answer by the same worker to the
 same item is refused, naming both lines, since aggregators weigh every answer once. Files are read line by line
-(never whole) and refused at their first malformed line with one line ``file:line: problem``; binary data (a NUL
-byte, UTF-16, bytes that are not UTF-8, a line over MAX_LINE bytes) included. A UTF-8 byte-order mark opening a file
-is ignored. A format A file of at most FAST_READ_BYTES whose every line is canonical (positive integers, tabs) is
-read at once instead, to the same rows.
+and refused at their first malformed line with one line ``file:line: problem``; binary data (a NUL byte, UTF-16,
+bytes that are not UTF-8, a line over MAX_LINE bytes) included. A UTF-8 byte-order mark opening a file is ignored.
+One exception: a format A file of at most FAST_READ_BYTES whose every line is canonical (positive integers of at
+most 18 digits, tabs) is read whole, to the same rows, at about three times the memory of its rows.
 
 A shipped set as crowd-kit's frame, with its gold labels as a Series indexed by task (pandas as pd)::
 
@@ -43,7 +43,7 @@ TRUTH_HEADERS = (("task", "true_label"), ("task", "label"))
 FORMATS = ("auto", "tsv", "snow", "csv")
 SHIPPED = ("bluebird", "rte", "web", "temp", "dog", "trec", "labelme")
 MAX_CLASSES = 10_000  # a declared number of classes above this is refused (posteriors are items x classes)
-FAST_READ_BYTES = 1 << 26  # format A files up to this size are read at once when every line is canonical
+FAST_READ_BYTES = 1 << 24  # format A files up to this size are read whole when every line is canonical
 MAX_LINE = 1 << 20  # bytes in one line (the published files' lines have under 100): more is not an answers file
 BOM = b"\xef\xbb\xbf"  # UTF-8's byte-order mark, which Windows editors put first; dropped
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -104,7 +104,7 @@ def _recoding(size: int, chosen: np.ndarray, name: str) -> np.ndarray:
 
 def shipped(name: str) -> Answers:
     """One of the shipped data sets by name (SHIPPED), with its gold labels: a copy of its arrays (each file is
-    parsed once per process; planning the crowd paper's claims asks for the sets about 300 times)."""
+    parsed once per process; planning the quick tier asks for the sets 148 times)."""
     require(name in SHIPPED, f"unknown crowd data set {name!r}; shipped: {list(SHIPPED)}")
     parsed = _parsed_shipped(name)
     return Answers(*(getattr(parsed, field.name).copy() for field in dataclasses.fields(Answers)))
@@ -183,7 +183,10 @@ def _integer(path: Path, line: int, field: str, value: str) -> int:
     '+1', ' 1 ' and non-ASCII digits, merging ids that differ in the file."""
     if not (value.isascii() and value.lstrip("-").isdigit() and value.count("-") <= 1 and not value.endswith("-")):
         raise ValueError(f"{path}:{line}: {field} {value!r} is not an integer")
-    return int(value)
+    try:
+        return int(value)
+    except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+        raise ValueError(f"{path}:{line}: {field} has {len(value)} digits, too many for an id or label") from None
 
 
 def _codes(values: list) -> tuple[np.ndarray, np.ndarray]:
@@ -272,23 +275,22 @@ def load_format_a(answers: str | os.PathLike, truth: str | os.PathLike | None = 
 
 
 def _canonical_rows(path: Path, n_fields: int) -> list[tuple[int, ...]] | None:
-    """Format A's rows (line, *fields) read at once when the file is small (FAST_READ_BYTES) and every line is
-    canonical (``n_fields`` positive integers without leading zeros, tab-separated, no blank line, no byte-order
-    mark): the line-by-line reader gives these same rows, 15 times slower. Otherwise None, and that reader (with
-    its file:line refusals) reads the file."""
+    """Format A's rows (line, *fields) read whole when the file is small (FAST_READ_BYTES) and every line is
+    canonical (``n_fields`` positive integers of at most 18 digits without leading zeros, tab-separated, no blank
+    line, no byte-order mark): the line reader gives these same rows, about four times slower. Otherwise None, and
+    that reader (with its file:line refusals) reads the file."""
     try:
         if not path.is_file() or path.stat().st_size > FAST_READ_BYTES:
             return None
         data = path.read_bytes()
     except OSError:
         return None
-    field = rb"[1-9][0-9]*"
+    field = rb"[1-9][0-9]{0,17}"  # under 10^18: int64 ids, and no long line the line reader would refuse
     line = rb"\t".join([field] * n_fields)
     if not re.fullmatch(rb"(?:" + line + rb"\r?\n)*" + line + rb"(?:\r?\n)?", data):
         return None
-    values = list(map(int, data.split()))
-    return [(number, *values[start:start + n_fields])
-            for number, start in enumerate(range(0, len(values), n_fields), start=1)]
+    fields = [map(int, data.split())] * n_fields  # one iterator n times: consecutive fields form a row
+    return [(number, *values) for number, values in enumerate(zip(*fields), start=1)]
 
 
 def load_format_b(path: str | os.PathLike, n_classes: int | None = None) -> Answers:

@@ -97,15 +97,29 @@ def test_reading_a_canonical_file_at_once_gives_what_the_line_reader_gives(name,
 
 
 @pytest.mark.parametrize("text", ["1\t1\t1\n\n2\t1\t2\n", "\ufeff1\t1\t1\n2\t1\t2\n", "01\t1\t1\n2\t1\t2\n",
-                                  "1\t1\t1\r\n2\t1\t2", "1 \t1\t1\n2\t1\t2\n"])
+                                  "1 \t1\t1\n2\t1\t2\n", "1\t1\t1\r\r\n2\t1\t2\n", "1234567890123456789\t1\t1\n"])
 def test_a_file_with_any_line_not_canonical_goes_to_the_line_reader(tmp_path, text):
     path = tmp_path / "a.txt"
     path.write_bytes(text.encode("utf-8"))
-    canonical = "\r" in text  # CRLF line endings are canonical; a blank line, a BOM, a leading 0 or a space are not
-    assert (crowd._canonical_rows(path, 3) is not None) == canonical
-    if " " not in text:
-        read = crowd.load_format_a(path)
-        assert read.item_ids.tolist() == [1, 2] and read.label.tolist() == [0, 1]
+    assert crowd._canonical_rows(path, 3) is None  # a blank line, a BOM, a leading 0, a space, a stray CR, 19 digits
+
+
+@pytest.mark.parametrize("text", ["1\t1\t1\r\n2\t1\t2", "1\t1\t1\n2\t1\t2\n", "1\t1\t1\r\n2\t1\t2\r\n"])
+def test_crlf_and_a_missing_last_newline_are_canonical_and_read_as_the_line_reader_reads_them(tmp_path, monkeypatch,
+                                                                                              text):
+    path = tmp_path / "a.txt"
+    path.write_bytes(text.encode("utf-8"))
+    assert crowd._canonical_rows(path, 3) == [(1, 1, 1, 1), (2, 2, 1, 2)]
+    at_once = crowd.load_format_a(path)
+    monkeypatch.setattr(crowd, "FAST_READ_BYTES", -1)
+    assert _same_answers(at_once, crowd.load_format_a(path))
+
+
+def test_an_id_past_pythons_digit_limit_is_refused_with_its_line(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_text("1\t1\t1\n" + "9" * 5000 + "\t1\t2\n")
+    with pytest.raises(ValueError, match=r"a.txt:2: item has 5000 digits, too many for an id or label"):
+        crowd.load_format_a(path)
 
 
 def test_a_duplicate_answer_in_a_canonical_file_is_refused_with_both_lines(tmp_path):
@@ -116,9 +130,16 @@ def test_a_duplicate_answer_in_a_canonical_file_is_refused_with_both_lines(tmp_p
         crowd.load_format_a(path)
 
 
-def test_shipped_hands_out_copies_of_a_set_parsed_once():
+def test_shipped_hands_out_copies_of_a_set_parsed_once(monkeypatch):
+    crowd.shipped("bluebird")  # parsed, if no test did before
+    calls = []
+    monkeypatch.setattr(crowd, "load_format_a", lambda *a, **k: calls.append(a))  # a second parse would show here
     first = crowd.shipped("bluebird")
-    first.label[:] = 0
+    fields = ("item", "worker", "label", "item_ids", "worker_ids", "classes", "gold")
+    kept = {f: getattr(first, f).copy() for f in fields}
+    for f in fields:
+        getattr(first, f)[:] = kept[f][::-1] if f != "classes" else kept[f][0]
     again = crowd.shipped("bluebird")
-    assert again.label.any() and again.label is not first.label
-    assert crowd._parsed_shipped.cache_info().currsize >= 1
+    assert calls == []
+    for f in fields:
+        assert np.array_equal(getattr(again, f), kept[f]) and getattr(again, f) is not getattr(first, f), f

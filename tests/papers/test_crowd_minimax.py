@@ -226,3 +226,25 @@ def test_a_warm_start_at_the_optimum_stays_there():
     warm = fit_minimax(*codes, 5.0, 1.0, start=cold)
     assert warm.log_likelihood >= cold.log_likelihood  # L-BFGS's relative stop (2.2e-9) leaves a little to gain
     assert np.abs(warm.posteriors - cold.posteriors).max() < 1e-3
+
+
+def test_the_paths_scores_land_at_their_grid_points_and_the_weakest_is_a_cold_fits():
+    from simverify.solvers.crowd import minimax_entropy as me
+    a = crowd.shipped("bluebird")
+    codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+    path = me.penalties_by_heldout_likelihood(*codes, folds=2, exponents=(1, -2, 0))
+    assert path.grid == [(2.0 ** (e + 2) * path.grid[1][0], 2.0 ** (e + 2) * path.grid[1][1]) for e in (1, -2, 0)]
+    alone = me.penalties_by_heldout_likelihood(*codes, folds=2, exponents=(-2,))
+    assert path.heldout_log_likelihood[1] == alone.heldout_log_likelihood[0]  # the weakest point is fitted cold
+    twice = me.penalties_by_heldout_likelihood(*codes, folds=2, exponents=(1, -2, 0, 1))
+    assert twice.heldout_log_likelihood[:3] == path.heldout_log_likelihood  # a repeated point shares its fit
+    assert twice.heldout_log_likelihood[3] == path.heldout_log_likelihood[0]
+
+
+def test_a_warm_start_of_the_wrong_shape_is_refused_in_one_line():
+    from simverify.solvers.crowd.minimax_entropy import MinimaxFit, fit_minimax
+    a = crowd.shipped("bluebird")
+    wrong = MinimaxFit(np.zeros((2, 2, 2)), np.zeros((3, 2, 2)), np.zeros((3, 2)), 0.0)
+    with pytest.raises(ValueError, match=r"^fit_minimax: a start of sigma \(2, 2, 2\) and tau \(3, 2, 2\) does not "
+                                         r"fit 39 annotators, 108 items and 2 classes$"):
+        fit_minimax(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes, 1.0, 1.0, start=wrong)

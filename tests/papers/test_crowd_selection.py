@@ -175,3 +175,21 @@ def test_the_leading_eigenpairs_by_lanczos_equal_lapacks_past_its_threshold():
     ref_vals, ref_vecs = eigh(A, subset_by_index=[n - K, n - 1])
     assert np.allclose(vals, ref_vals, rtol=1e-12)
     assert np.allclose(np.abs(vecs.T @ ref_vecs), np.eye(K), atol=1e-10)  # equal up to each vector's sign
+
+
+@pytest.mark.parametrize("row", [[1.0, np.nan, 3.0], [np.nan, 1.0], [-np.inf, -np.inf], [2.0, np.inf, 1.0],
+                                 [-0.0, 0.0], [5.0]])
+def test_the_e_steps_row_maximum_equals_ndarrays_nan_included(row):
+    from simverify.kernels.crowd.dawid_skene import _row_max
+    x = np.array([row, row[::-1]])
+    for i in range(2):
+        assert np.array_equal(_row_max(x, i), x[i].max(), equal_nan=True)
+
+
+def test_tensor_admms_one_norm_change_propagates_nan():
+    from simverify.kernels.crowd.tensor import _relative_one_norm_change
+    old, new = np.ones((1, 2, 2)), np.ones((1, 2, 2))
+    new[0, 1, 1] = np.nan
+    assert np.isnan(_relative_one_norm_change(old, new, 0))
+    new[0, 1, 1] = 3.0
+    assert _relative_one_norm_change(old, new, 0) == 1.0  # column 1 moved by 2 against a column sum of 2

@@ -95,3 +95,11 @@ def test_spectral_model_is_consistent_when_group_aggregates_are_well_conditioned
         est = spectral_model(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
         errors.append(metrics.confusion_mse(model.priors, model.confusion, est.priors, est.confusion))
     assert errors[1] < 0.002 and errors[1] < errors[0] / 4  # about 1/N: 0.0067 -> 0.0005
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_a_non_finite_moment_tensor_is_refused_not_decomposed_into_nan(bad):
+    T = np.zeros((2, 2, 2))
+    T[0, 1, 1] = bad
+    with pytest.raises(ValueError, match="^spectral_model: the whitened third-order moments are not finite"):
+        _tensor_power(T, np.random.default_rng(0))

@@ -1,9 +1,7 @@
 """Every registered claim of every paper and each of its controls, quick tier, one paper's claims run
 together (its suite-wide Bonferroni budget) exactly as `simverify check --paper <key>` does (minutes: the
 fast per-paper checks are in test_<key>_claims.py, the package layout in test_paper_contract.py)."""
-import fcntl
 import json
-import os
 from importlib.metadata import entry_points
 
 import pytest
@@ -12,27 +10,34 @@ from simverify import record, registry, runner
 from simverify.executors import ProcessExecutor
 from simverify.store import Store
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock (``--dist loadfile`` keeps this module on one worker anyway)
+    fcntl = None
+
 PAPERS = sorted(ep.name for ep in entry_points(group="simverify.claims"))  # the project's papers, not test toys
 _RECORDS: dict[str, dict] = {}
 
 
-def _run_directory(tmp_path_factory):
-    """A directory of this pytest run that every xdist worker shares (each worker's basetemp is a child of the
-    run's); without xdist, the run's own basetemp."""
+def _run_directory(tmp_path_factory, config):
+    """A directory of this pytest run that every xdist worker shares (a worker's basetemp is a child of the run's);
+    without xdist, the run's own basetemp."""
     base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return base.parent if hasattr(config, "workerinput") else base
 
 
-def paper_records(paper: str, tmp_path_factory) -> dict:
+def paper_records(paper: str, tmp_path_factory, config) -> dict:
     """The quick-tier records of one paper's claims and controls, run once per pytest run: the first worker to ask
     runs them under a file lock and leaves them as JSON; another that asks waits for the lock and reads them
     (``--dist loadfile`` keeps this module on one worker; the lock holds under any other distribution: xdist's
     loadgroup, used before, dealt one paper's tests to both workers, and each ran the paper)."""
     if paper not in _RECORDS:
-        shared = _run_directory(tmp_path_factory)
-        done = shared / f"quick-tier-{paper}.json"
-        with open(shared / f"quick-tier-{paper}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        shared = _run_directory(tmp_path_factory, config)
+        run = getattr(config, "workerinput", {}).get("testrunuid", "run")
+        done = shared / f"quick-tier-{paper}-{run}.json"
+        with open(shared / f"quick-tier-{paper}-{run}.lock", "w") as lock:
+            if fcntl is not None:
+                fcntl.flock(lock, fcntl.LOCK_EX)
             if done.exists():
                 recs = [record.loads(r) for r in json.loads(done.read_text())]
             else:
@@ -61,6 +66,6 @@ def test_every_claim_has_a_control_and_errata_have_positive_controls(paper):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("claim_id", [c.id for paper in PAPERS for c in registry.all_claims(paper)])
-def test_quick_tier_verdict_as_expected(tmp_path_factory, claim_id):
-    rec = paper_records(registry.get(claim_id).paper, tmp_path_factory)[claim_id]
+def test_quick_tier_verdict_as_expected(tmp_path_factory, request, claim_id):
+    rec = paper_records(registry.get(claim_id).paper, tmp_path_factory, request.config)[claim_id]
     assert rec["verdict"] == rec["expected"], rec

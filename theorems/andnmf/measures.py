@@ -269,12 +269,10 @@ def corpus_matrices(corpus: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(counts (N, W), F (N, W) word frequencies, vocabulary (W,)) of ``corpus`` (a user file; "" the Lee corpus):
     copies of the matrices vectorised once per process and file version (planning and every Table 1 replicate ask
     for them; vectorising the Lee corpus takes about a second)."""
-    from simverify.datasets import lee
-
-    source = corpus or str(lee.default_path())
+    source = str(corpus_file_path(corpus))
     try:
         stat = os.stat(source)
-        version = (stat.st_mtime_ns, stat.st_size)
+        version = (stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size)
     except OSError:
         version = None  # the loader below refuses the path in one line
     return tuple(array.copy() for array in _vectorised_corpus(corpus, source, version))
@@ -282,7 +280,7 @@ def corpus_matrices(corpus: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @functools.lru_cache(maxsize=4)
 def _vectorised_corpus(corpus: str, source: str, version) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``corpus_matrices``' work, cached by (corpus, its path, (mtime, size))."""
+    """``corpus_matrices``' work, cached by (corpus, its path, (inode, mtime, ctime, size))."""
     from simverify.datasets import lee
 
     counts, vocab = lee.document_term_matrix(lee.load_documents(corpus or None), source=source)

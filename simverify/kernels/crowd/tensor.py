@@ -318,7 +318,10 @@ def _relative_one_norm_change(old, new, i):
         for a in range(K):
             column_change += abs(old[i, a, f] - new[i, a, f])
             column_size += abs(old[i, a, f])
-        change, size = max(change, column_change), max(size, column_size)
+        if column_change > change or np.isnan(column_change):  # NaN propagates, as np.max's would
+            change = column_change
+        if column_size > size or np.isnan(column_size):
+            size = column_size
     return change / max(size, 1e-300)
 
 
@@ -340,10 +343,12 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, clip, max_ou
     code's loop). ``pair_moments`` and ``triple_moments`` are (members (T, r) in increasing order, cell_ptr
     (T + 1,), cells (nnz, r) of answers, values (nnz,), member_ptr (M + 1,), roles (rT, 2), partners (rT, r - 1),
     entry_ptr (rT + 1,), own (rnnz,), theirs (rnnz, r - 1), member values (rnnz,)): each observed tuple's nonzero
-    moments; each annotator's tuples with its position in them; and the same cells copied in each annotator's
-    reading order (``solvers.crowd.tensor_admm._member_streams``). ``clip``: the code's projection
-    (``project_columns_to_simplex``), else the Euclidean one. Gamma (M, K, K) and p (K,) are the start; returns
-    (Gamma, p, sweeps, objective)."""
+    moments; each annotator's tuples with its position in them (entry e = roles[e] = (tuple, position), annotator
+    m's entries member_ptr[m]:member_ptr[m+1]); and, for each entry e, the tuple's other members in the tuple's
+    order (partners[e]) and the tuple's cells copied to entry_ptr[e]:entry_ptr[e+1] as the annotator's own answer,
+    the partners' answers and the value, so that an annotator's update reads its cells in order. ``clip``: the
+    code's projection (``project_columns_to_simplex``), else the Euclidean one. Gamma (M, K, K) and p (K,) are the
+    start; returns (Gamma, p, sweeps, objective)."""
     M, K = Gamma.shape[0], Gamma.shape[1]
     Gamma = Gamma.copy()
     grams = np.empty((M, K, K))

@@ -111,6 +111,9 @@ def fit_minimax(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
     if start is None:
         theta = _lbfgs(fractions, theta, START_STEPS)
     else:
+        require(start.sigma.shape == (n_workers, K, K) and start.tau.shape == (n_items, K, K),
+                f"fit_minimax: a start of sigma {start.sigma.shape} and tau {start.tau.shape} does not fit "
+                f"{n_workers} annotators, {n_items} items and {K} classes")
         theta[:cut], theta[cut:] = start.sigma.ravel(), start.tau.ravel()
     by_item = _ByItem(item, worker, label, n_items, K)
 
@@ -200,7 +203,8 @@ def penalties_by_heldout_likelihood(item: np.ndarray, worker: np.ndarray, label:
     authors' rule), fit on all folds but one and score the held-out answers by their likelihood (classes summed
     out, uniform prior); keep the best mean score, ties to the stronger penalties. No gold label is used. Each
     fold's fits run along the grid from the weakest penalties, each warm-started from the last (Liu's code starts
-    every fit cold); the weakest point's fits are cold, so its scores are unchanged."""
+    every fit cold): the weakest point's fits are cold, and a stronger point's score depends on the weaker points
+    the grid holds (a path; the objective is not concave). Repeated points share one fit."""
     owner = "penalties_by_heldout_likelihood"
     _check(owner, item, worker, label, n_items, n_workers, n_classes, folds=folds, seed=seed)
     check_exponents(owner, exponents)
@@ -217,11 +221,14 @@ def penalties_by_heldout_likelihood(item: np.ndarray, worker: np.ndarray, label:
         scorers' scratch is not shared between threads."""
         train, held = fold != f, fold == f
         scorer = _ByItem(item[held], worker[held], label[held], n_items, K)
-        scores, fit = [0.0] * len(grid), None
+        scores, fit, last = [0.0] * len(grid), None, None
         for g in sorted(range(len(grid)), key=lambda g: grid[g][1]):
-            fit = fit_minimax(item[train], worker[train], label[train], n_items, n_workers, K, *grid[g], start=fit)
-            scores[g] = scorer.evaluate(fit.sigma, fit.tau, 0.0, 0.0, np.empty((n_items, K)),
+            if grid[g] != last:  # a repeated grid point shares its fit and score
+                fit = fit_minimax(item[train], worker[train], label[train], n_items, n_workers, K, *grid[g],
+                                  start=fit)
+                score = scorer.evaluate(fit.sigma, fit.tau, 0.0, 0.0, np.empty((n_items, K)),
                                         np.empty_like(fit.sigma), np.empty_like(fit.tau))
+            scores[g], last = score, grid[g]
         return scores
     with one_blas_thread(), ThreadPoolExecutor(max_workers=FIT_THREADS) as pool:
         per_fold = list(pool.map(heldout_along_grid, range(folds)))  # in fold order, whatever the thread count

@@ -12,6 +12,7 @@ from scipy.optimize import linear_sum_assignment
 
 from ...kernels.crowd.spectral import tensor_power_deflation
 from ...kernels.rng import generator
+from ...validation import require
 from .codes import GROUPS, check_codes
 from .model import DawidSkeneModel, align_to_diagonal
 
@@ -49,6 +50,8 @@ def _tensor_power(T: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, 
     (K, K) as columns, each eigenvalue made positive (T is odd in v); POWER_STARTS standard normal starts per
     eigenpair, drawn from ``rng`` in the order the starts are tried."""
     K = T.shape[0]
+    require(bool(np.isfinite(T).all()), "spectral_model: the whitened third-order moments are not finite; the "
+                                        "tensor power method needs finite moments")
     starts = rng.normal(size=(K, POWER_STARTS, K))
     return tensor_power_deflation(np.ascontiguousarray(T, dtype=float), starts, POWER_STEPS)
 
