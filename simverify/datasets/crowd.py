@@ -282,8 +282,11 @@ def _canonical_rows(path: Path, n_fields: int) -> list[tuple[int, ...]] | None:
     try:
         if not path.is_file() or path.stat().st_size > FAST_READ_BYTES:
             return None
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read(FAST_READ_BYTES + 1)  # a file grown since stat is not read past the bound
     except OSError:
+        return None
+    if len(data) > FAST_READ_BYTES:
         return None
     field = rb"[1-9][0-9]{0,17}"  # under 10^18: int64 ids, and no long line the line reader would refuse
     line = rb"\t".join([field] * n_fields)

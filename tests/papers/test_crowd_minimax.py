@@ -248,3 +248,12 @@ def test_a_warm_start_of_the_wrong_shape_is_refused_in_one_line():
     with pytest.raises(ValueError, match=r"^fit_minimax: a start of sigma \(2, 2, 2\) and tau \(3, 2, 2\) does not "
                                          r"fit 39 annotators, 108 items and 2 classes$"):
         fit_minimax(a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes, 1.0, 1.0, start=wrong)
+
+
+def test_a_warm_start_that_is_not_finite_is_refused_in_one_line():
+    from simverify.solvers.crowd.minimax_entropy import MinimaxFit, fit_minimax
+    a = crowd.shipped("bluebird")
+    K = a.n_classes
+    bad = MinimaxFit(np.full((a.n_workers, K, K), np.nan), np.zeros((a.n_items, K, K)), np.zeros((a.n_items, K)), 0.0)
+    with pytest.raises(ValueError, match=r"^fit_minimax: the start's terms must be finite$"):
+        fit_minimax(a.item, a.worker, a.label, a.n_items, a.n_workers, K, 1.0, 1.0, start=bad)

@@ -287,3 +287,10 @@ def test_the_estimator_names_the_method_of_its_options_fits_any_combination_and_
     assert np.array_equal(both.errors_.to_numpy().reshape(fit.model.confusion.shape), fit.model.confusion)
     with pytest.raises(ValueError, match="moments"):
         TensorADMM(moments="dense").fit(example_answers())
+
+
+def test_the_memory_estimate_counts_pairs_when_no_item_has_three_answers():
+    from simverify.solvers.crowd.codes import tensor_bytes
+    item = np.repeat(np.arange(1000), 2)  # 1000 items of two answers: no triple, 1000 pairs of answers
+    assert tensor_bytes(item, 1000, 50, 2) >= 200 * 1000
+    assert tensor_bytes(np.repeat(np.arange(1000), 1), 1000, 50, 2) == 0  # single answers: nothing to store

@@ -272,7 +272,7 @@ def corpus_matrices(corpus: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     source = str(corpus_file_path(corpus))
     try:
         stat = os.stat(source)
-        version = (stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size)
+        version = (str(Path(source).resolve()), stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size)
     except OSError:
         version = None  # the loader below refuses the path in one line
     return tuple(array.copy() for array in _vectorised_corpus(corpus, source, version))
@@ -280,7 +280,7 @@ def corpus_matrices(corpus: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @functools.lru_cache(maxsize=4)
 def _vectorised_corpus(corpus: str, source: str, version) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``corpus_matrices``' work, cached by (corpus, its path, (inode, mtime, ctime, size))."""
+    """``corpus_matrices``' work, cached by (corpus, its path, (absolute path, inode, mtime, ctime, size))."""
     from simverify.datasets import lee
 
     counts, vocab = lee.document_term_matrix(lee.load_documents(corpus or None), source=source)

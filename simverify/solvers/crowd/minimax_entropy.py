@@ -114,6 +114,8 @@ def fit_minimax(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
         require(start.sigma.shape == (n_workers, K, K) and start.tau.shape == (n_items, K, K),
                 f"fit_minimax: a start of sigma {start.sigma.shape} and tau {start.tau.shape} does not fit "
                 f"{n_workers} annotators, {n_items} items and {K} classes")
+        require(bool(np.isfinite(start.sigma).all() and np.isfinite(start.tau).all()),
+                "fit_minimax: the start's terms must be finite")
         theta[:cut], theta[cut:] = start.sigma.ravel(), start.tau.ravel()
     by_item = _ByItem(item, worker, label, n_items, K)
 
