@@ -144,6 +144,9 @@ class ProcessExecutor(Executor):
             self.pool.shutdown(wait=False, cancel_futures=True)
         except Exception:  # the pool is broken by the terminated workers: nothing left to release
             pass
+        manager = getattr(self.pool, "_executor_manager_thread", None)
+        if manager is not None:  # let it close its wake-up pipe now: at exit, Python 3.11's concurrent.futures
+            manager.join(timeout=5.0)  # writes to that pipe unlocked and raced it (EBADF, a traceback on stderr)
 
 
 def _silence_thread(thread) -> None:
