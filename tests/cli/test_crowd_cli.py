@@ -3,6 +3,7 @@ line, exit 2, nothing written; an --out that names an input is refused, --out is
 renamed into place (a failed write leaves nothing), input files are streamed and refused at their first bad line
 (binary junk included), and a UTF-8 byte-order mark is accepted in every format."""
 import csv
+import dataclasses
 import errno
 import json
 import os
@@ -401,7 +402,7 @@ def test_a_utf8_byte_order_mark_is_accepted_in_answers_and_truth_files_of_every_
     assert crowd.sniff_format(marked / answers) == fmt
     loaded = [crowd.load(folder / answers, *[folder / n for n in FILES[fmt] if n != answers]) for folder in
               (plain, marked)]
-    for field in ("item", "worker", "label", "item_ids", "worker_ids", "classes", "gold"):
+    for field in (f.name for f in dataclasses.fields(crowd.Answers)):
         assert getattr(loaded[0], field).tolist() == getattr(loaded[1], field).tolist()
     assert _aggregate(capsys, marked, FILES[fmt]) == _aggregate(capsys, plain, FILES[fmt])
     assert all((marked / n).read_bytes() == BOM + t.encode() for n, t in FILES[fmt].items())

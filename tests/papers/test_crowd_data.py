@@ -1,4 +1,6 @@
 """Crowd answer files (formats A and B), their refusals, and majority vote with the fractional tie rule."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -79,9 +81,11 @@ def test_format_b_reads_string_ids_and_refuses_a_wrong_header_or_inconsistent_go
         crowd.load_format_b(bad)
 
 
+ANSWERS_FIELDS = tuple(f.name for f in dataclasses.fields(crowd.Answers))
+
+
 def _same_answers(x, y) -> bool:
-    return all(np.array_equal(getattr(x, f), getattr(y, f)) for f in
-               ("item", "worker", "label", "item_ids", "worker_ids", "classes", "gold"))
+    return all(np.array_equal(getattr(x, f), getattr(y, f)) for f in ANSWERS_FIELDS)
 
 
 @pytest.mark.parametrize("name", [n for n in crowd.SHIPPED if n != "temp"])
@@ -135,7 +139,7 @@ def test_shipped_hands_out_copies_of_a_set_parsed_once(monkeypatch):
     calls = []
     monkeypatch.setattr(crowd, "load_format_a", lambda *a, **k: calls.append(a))  # a second parse would show here
     first = crowd.shipped("bluebird")
-    fields = ("item", "worker", "label", "item_ids", "worker_ids", "classes", "gold")
+    fields = ANSWERS_FIELDS
     kept = {f: getattr(first, f).copy() for f in fields}
     for f in fields:
         getattr(first, f)[:] = kept[f][::-1] if f != "classes" else kept[f][0]
