@@ -12,6 +12,7 @@ when the parent dies, even when it is killed.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import concurrent.futures.process as cf_process
 import importlib.util
 import logging
 import multiprocessing as mp
@@ -132,7 +133,8 @@ class ProcessExecutor(Executor):
         if not abort:
             self.pool.shutdown(wait=True, cancel_futures=True)
             return
-        _silence_thread(getattr(self.pool, "_executor_manager_thread", None))
+        manager = getattr(self.pool, "_executor_manager_thread", None)  # shutdown() forgets it
+        _silence_thread(manager)
         procs = list((getattr(self.pool, "_processes", None) or {}).values())
         for proc in procs:
             proc.terminate()
@@ -144,9 +146,18 @@ class ProcessExecutor(Executor):
             self.pool.shutdown(wait=False, cancel_futures=True)
         except Exception:  # the pool is broken by the terminated workers: nothing left to release
             pass
-        manager = getattr(self.pool, "_executor_manager_thread", None)
-        if manager is not None:  # let it close its wake-up pipe now: at exit, Python 3.11's concurrent.futures
-            manager.join(timeout=5.0)  # writes to that pipe unlocked and raced it (EBADF, a traceback on stderr)
+        if manager is not None:
+            _unhook_at_exit(manager)
+            manager.join(timeout=5.0)
+
+
+def _unhook_at_exit(manager) -> None:
+    """Python 3.11's exit hook writes to the manager's wake-up pipe unlocked (check, then write), racing the
+    manager closing it after the abort: EBADF, and a traceback on stderr. The manager was already woken by
+    shutdown(); interpreter exit still joins it as a non-daemon thread."""
+    wakeups = getattr(cf_process, "_threads_wakeups", None)
+    if wakeups is not None:
+        wakeups.pop(manager, None)
 
 
 def _silence_thread(thread) -> None:

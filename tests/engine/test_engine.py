@@ -103,6 +103,22 @@ def test_executors_give_identical_datasets(tmp_path):
         xr.testing.assert_identical(ds.drop_attrs(), dss[0].drop_attrs())
 
 
+def test_a_pool_aborted_after_a_worker_died_leaves_no_wakeup_for_the_exit_hook_and_its_manager_ended():
+    """Python 3.11's exit hook wrote to a registered manager's wake-up pipe while the manager closed it (EBADF,
+    a traceback on stderr after 'a worker process died'): the abort unregisters and joins the manager."""
+    import concurrent.futures.process as cf_process
+    import time
+    ex = ProcessExecutor(1)
+    with pytest.raises(cf_process.BrokenProcessPool), ex:
+        results = ex.map_unordered(time.sleep, [60.0])
+        manager = ex.pool._executor_manager_thread
+        for proc in list(ex.pool._processes.values()):
+            os.kill(proc.pid, signal.SIGKILL)
+        next(results)
+    assert manager not in cf_process._threads_wakeups
+    assert not manager.is_alive()
+
+
 @pytest.mark.slow
 def test_check_through_a_dask_scheduler_address_reaches_the_toy_verdict(cli, tmp_path):
     from dask.distributed import LocalCluster
