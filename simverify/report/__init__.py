@@ -111,8 +111,8 @@ def _data_files(path: Path, ds, files: dict, written: dict) -> dict:
     return {"NetCDF": f"data/{digest}.nc", "CSV": f"data/{digest}.csv"}
 
 
-def _claim_figures(rows: list[dict], store: Store, unreadable: list, workers: int | None, progress
-                   ) -> dict[str, tuple[str | None, str]]:
+def _claim_figures(rows: list[dict], store: Store, unreadable: list, workers: int | None, progress,
+                   smallest: bool = False) -> dict[str, tuple[str | None, str]]:
     """Each claim's figure into ``files`` order: claim id -> (PNG bytes or None, why no figure), drawn in parallel
     (``figures.draw_figures``); a Dataset that cannot be read is added to ``unreadable``."""
     jobs, out = [], {}
@@ -122,7 +122,7 @@ def _claim_figures(rows: list[dict], store: Store, unreadable: list, workers: in
             out[rec["id"]] = None, "its Dataset is not in this store"
         else:
             jobs.append((rec, path))
-    for (rec, _), (png, why, bad) in zip(jobs, draw_figures(jobs, workers, progress)):
+    for (rec, _), (png, why, bad) in zip(jobs, draw_figures(jobs, workers, progress, smallest)):
         if bad is not None:
             unreadable.append(bad)
         out[rec["id"]] = png, why
@@ -151,11 +151,12 @@ def calibration_for(rows: list[dict], store: Store, extra: list[dict] = ()) -> l
 
 def build(store: Store, tier: str | None = None, compare_with: str | Path | Store | None = None,
           calibration: list[dict] = (), with_data: bool = False, rows: list[dict] | None = None,
-          workers: int | None = None, progress: Callable[[int, int], None] | None = None
+          workers: int | None = None, progress: Callable[[int, int], None] | None = None, smallest: bool = False
           ) -> tuple[dict, list, Comparison | None]:
     """(files: relative path -> bytes or a source Path, unreadable, comparison); NoResults when no row.
     ``rows``: the rows to show (default: the store's, of ``tier``); ``workers`` draw the figures
-    (``figures.draw_figures``; default: this process), ``progress(done, total)`` is called as they are drawn."""
+    (``figures.draw_figures``; default: this process), ``progress(done, total)`` is called as they are drawn;
+    ``smallest``: the figures' PNGs at zlib's slowest search (``figures.small_png``)."""
     shown, every, unreadable = readable_rows(store, tier)
     rows = shown if rows is None else rows
     if not rows:
@@ -174,7 +175,7 @@ def build(store: Store, tier: str | None = None, compare_with: str | Path | Stor
     files: dict[str, bytes | Path] = {}
     figures = {}
     data: dict | None = {} if with_data else None
-    drawn = _claim_figures(rows, store, unreadable, workers, progress)
+    drawn = _claim_figures(rows, store, unreadable, workers, progress, smallest)
     for rec in rows:
         links = _claim_data(rec, store, files, data) if data is not None else {}
         png, why = drawn[rec["id"]]
@@ -289,7 +290,8 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
         raise ValueError("no output directory given")
     out = Path(out)
     check_writable(out, "report directory")
-    files, unreadable, comparison = build(store, tier, compare, extra, with_data, rows, workers, progress)
+    files, unreadable, comparison = build(store, tier, compare, extra, with_data, rows, workers, progress,
+                                          smallest=reference)  # the committed reference: its PNGs the smallest
     for rel, content in files.items():
         atomic_write(out / rel, _writer(content))
     removed = _stale_figures(out, files)

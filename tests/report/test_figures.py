@@ -243,6 +243,26 @@ def test_evidence_png_has_the_canvas_of_figsize_at_dpi_880_by_550_pixels(monkeyp
     assert _png_size(png) == (880, 550)
 
 
+def test_rendered_image_has_the_pixels_savefig_encodes_and_smallest_only_changes_the_bytes(monkeypatch):
+    import io
+
+    from PIL import Image
+
+    from simverify.report import figures
+    fig, _, _ = _draw(PowerLaw("err", "m", -0.5), _power_ds(-0.5))
+    fig.set_dpi(figures.DPI)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=figures.DPI)
+    with Image.open(buf) as saved:
+        expected = np.asarray(saved.convert("RGB"))
+    assert np.array_equal(np.asarray(figures.rendered_image(fig).convert("RGB")), expected)
+    image = figures.rendered_image(fig)
+    small, default = figures.small_png(image, smallest=True), figures.small_png(image)
+    assert len(small) < len(default) and small != default
+    with Image.open(io.BytesIO(small)) as a, Image.open(io.BytesIO(default)) as b:
+        assert np.array_equal(np.asarray(a.convert("RGB")), np.asarray(b.convert("RGB")))
+
+
 def test_evidence_fonts_are_at_least_10_points(monkeypatch):
     _, fig = _evidence(monkeypatch, Bound("d", 1.02), _many_cells_ds(4))
     ax = fig.axes[0]

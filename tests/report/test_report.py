@@ -327,6 +327,27 @@ def test_formula_mathtext_cannot_parse_is_shown_as_source_code():
     assert "<code>\\frac{a</code> <span class='remark'>(remark)</span>" in shown and "<svg" not in shown
 
 
+def test_formula_svg_is_one_path_inside_its_viewbox_sized_as_matplotlibs_extents_with_no_ids_to_collide():
+    """The glyphs were <use> references to <defs> ids; inlined in a page they drew garbled in Chromium."""
+    import re
+
+    import numpy as np
+    from matplotlib.textpath import TextPath
+
+    from simverify.report import mathtext
+    formula = r"\frac{1}{m}\|A(W)\|_2^2 \le (1 + \delta_k) \sqrt{d_2}  (remark)"
+    svg = formula_svg(formula)
+    assert svg.count("<path") == 1 and " id=" not in svg and "<use" not in svg and "<defs" not in svg
+    width, height = (float(v) for v in re.search(r"width='([\d.]+)pt' height='([\d.]+)pt'", svg).groups())
+    assert f"viewBox='0 0 {width:.2f} {height:.2f}'" in svg
+    numbers = np.array([float(v) for v in re.findall(r"-?\d+\.\d+", svg.split(" d='")[1])]).reshape(-1, 2)
+    assert numbers.min() >= 0 and (numbers.max(axis=0) <= [width, height]).all()
+    pad = 2 * mathtext.PAD_POINTS
+    ink = TextPath((0, 0), "$" + mathtext._upright(mathtext.split_formula(formula)[0]) + "$", size=13).get_extents()
+    assert ink.width + pad <= width + 0.01 and ink.height + pad <= height + 0.01  # the control points' box:
+    assert width - pad - ink.width < 0.5 and height - pad - ink.height < 0.5  # the ink's, or a hair more
+
+
 def test_every_markdown_table_row_has_as_many_cells_as_its_head(run):
     root, store = run
     write_report(store, root / "site")
