@@ -53,14 +53,18 @@ def test_triple_moments_equal_a_naive_enumeration_of_each_items_answers(seed):
         assert np.allclose(T3[t], naive[key][0]) and counts[t] == naive[key][1]
 
 
-def test_sparse_cells_list_every_nonzero_moment_tuple_by_tuple():
+def test_sparse_cells_list_every_nonzero_moment_tuple_by_tuple_as_rows_member_k_plus_answer():
     moments = np.zeros((3, 2, 2, 2))
     moments[0, 1, 0, 1], moments[2, 0, 0, 0], moments[2, 1, 1, 0] = 0.5, 0.25, 0.75
-    ptr, cells, values = sparse_cells(moments)
-    assert ptr.tolist() == [0, 1, 1, 3] and cells.tolist() == [[1, 0, 1], [0, 0, 0], [1, 1, 0]]
+    members = np.array([[0, 1, 2], [0, 1, 3], [1, 3, 4]])
+    ptr, rows, values = sparse_cells(moments, members)
+    answers = [[1, 0, 1], [0, 0, 0], [1, 1, 0]]
+    tuples = [0, 2, 2]
+    assert ptr.tolist() == [0, 1, 1, 3]
+    assert rows.tolist() == [[2 * m + a for m, a in zip(members[t], ans)] for t, ans in zip(tuples, answers)]
     assert values.tolist() == [0.5, 0.25, 0.75]
-    ptr, cells, values = sparse_cells(np.zeros((0, 2, 2)))
-    assert ptr.tolist() == [0] and cells.shape == (0, 2) and values.size == 0
+    ptr, rows, values = sparse_cells(np.zeros((0, 2, 2)), np.zeros((0, 2), dtype=np.int64))
+    assert ptr.tolist() == [0] and rows.shape == (0, 2) and values.size == 0
 
 
 def naive_euclidean_simplex(v: np.ndarray) -> np.ndarray:
@@ -152,7 +156,8 @@ def test_each_annotators_normal_equations_are_the_naive_objectives_gradient(ever
     grams = np.einsum("mab,mac->mbc", Gamma, Gamma)
     sums = np.stack([grams.sum(axis=0), (grams ** 2).sum(axis=0)])
     for i in range(M):
-        lhs, rhs = _confusion_system(i, Gamma, grams, p, m1, pair_moments, triple_moments, everything, sums)
+        lhs, rhs = _confusion_system(i, Gamma.reshape(M * K, K), grams, p, m1, pair_moments, triple_moments,
+                                     everything, sums)
         gradient = (lhs @ Gamma[i].T - rhs).T  # d objective / d Gamma_i, (K answered, K true)
         numeric = np.zeros((K, K))
         for a, f in itertools.product(range(K), range(K)):

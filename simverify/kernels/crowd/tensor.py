@@ -113,12 +113,13 @@ def project_columns_to_simplex(V, clip=True):
 
 
 @njit(**JIT)
-def _shifted_inverse(lhs, shift):
-    """(lhs + shift I)^-1 for a symmetric positive definite lhs + shift I (K, K), by Gauss-Jordan without pivoting
-    in explicit loops (K is small: LAPACK's call costs more than the arithmetic here)."""
+def _shifted_inverse(lhs, shift, A, inv):
+    """inv (K, K) = (lhs + shift I)^-1 for a symmetric positive definite lhs + shift I, by Gauss-Jordan without
+    pivoting in explicit loops (K is small: LAPACK's call costs more than the arithmetic here); A (K, K) is
+    scratch."""
     K = lhs.shape[0]
-    A = lhs.copy()
-    inv = np.zeros((K, K))
+    A[:] = lhs
+    inv[:] = 0.0
     for k in range(K):
         A[k, k] += shift
         inv[k, k] = 1.0
@@ -134,20 +135,27 @@ def _shifted_inverse(lhs, shift):
                     for c in range(K):
                         A[r, c] -= factor * A[k, c]
                         inv[r, c] -= factor * inv[k, c]
-    return inv
 
 
 @njit(**JIT)
-def _admm_confusion(lhs, rhs, G, D, mu, tol, max_steps, clip):
+def admm_workspace(K):
+    """Scratch of the inner ADMM steps, allocated once per fit: (A, inv, start, B, phi_t) (K, K) and (u, column,
+    scratch, projected) (K,)."""
+    return (np.empty((K, K)), np.empty((K, K)), np.empty((K, K)), np.empty((K, K)), np.empty((K, K)),
+            np.empty(K), np.empty(K), np.empty(K), np.empty(K))
+
+
+@njit(**JIT)
+def _admm_confusion(lhs, rhs, G, D, mu, tol, max_steps, clip, work):
     """inner_ADMM.m: min 0.5 ||.|| fit + mu/2 ||G - G_start||^2 over column-stochastic G (K, K) by ADMM with
-    step lambda = ||lhs||_F / K; ``rhs`` (K, K) includes mu G_start^T. Returns (G, D) with D the scaled dual
-    (new arrays; written with explicit loops: K is small and the steps run M times per sweep)."""
+    step lambda = ||lhs||_F / K; ``rhs`` (K, K) includes mu G_start^T. G and D (the scaled dual) are updated in
+    place, with ``admm_workspace``'s scratch ``work`` (explicit loops: K is small and the steps run M times per
+    sweep)."""
     K = G.shape[0]
+    A, inv, start, B, phi_t, _, column, scratch, projected = work
     lam = np.sqrt(np.sum(lhs * lhs)) / K
-    inv = _shifted_inverse(lhs, mu + lam)
-    start, G, D = G.copy(), G.copy(), D.copy()
-    B, phi_t = np.empty((K, K)), np.empty((K, K))
-    column, scratch, projected = np.empty(K), np.empty(K), np.empty(K)
+    _shifted_inverse(lhs, mu + lam, A, inv)
+    start[:] = G
     for _ in range(max_steps):
         for f in range(K):
             for a in range(K):
@@ -174,18 +182,17 @@ def _admm_confusion(lhs, rhs, G, D, mu, tol, max_steps, clip):
                 G[a, f] = new
         if gap / max(size, 1e-300) < tol and dual > 0.0 and moved / dual < tol:
             break
-    return G, D
 
 
 @njit(**JIT)
-def _admm_prior(lhs, rhs, p, d, mu, tol, max_steps, clip):
+def _admm_prior(lhs, rhs, p, d, mu, tol, max_steps, clip, work):
     """inner_ADMM_p_upd.m: the prior (K,) on the simplex by the same ADMM; ``rhs`` includes mu p_start. Returns
-    new arrays (p, d)."""
+    new arrays (p, d); ``work``: ``admm_workspace``'s scratch."""
     K = p.size
+    A, inv, _, _, _, u, column, scratch, projected = work
     lam = np.sqrt(np.sum(lhs * lhs)) / K
-    inv = _shifted_inverse(lhs, mu + lam)
+    _shifted_inverse(lhs, mu + lam, A, inv)
     start, p, d = p.copy(), p.copy(), d.copy()
-    u, column, scratch, projected = np.empty(K), np.empty(K), np.empty(K), np.empty(K)
     for _ in range(max_steps):
         for f in range(K):
             total = 0.0
@@ -211,21 +218,24 @@ def _admm_prior(lhs, rhs, p, d, mu, tol, max_steps, clip):
 
 
 @njit(**JIT)
-def _prior_system(Gamma, grams, m1, pair_moments, triple_moments, all_blocks):
-    """(lhs (K, K), rhs (K,)) of the objective as a quadratic in p: 0.5 p^T lhs p - p^T rhs + const. With
-    ``all_blocks`` every pair and triple of annotators counts (the unobserved with zero moments: the elementary
-    symmetric sums of the Gram matrices give lhs); else only the observed ones. Loops index the arrays directly
-    (no views: a view per pair or triple costs more than its arithmetic)."""
-    pairs, pair_ptr, pair_cells, pair_values = pair_moments[0], pair_moments[1], pair_moments[2], pair_moments[3]
-    triples, tri_ptr, tri_cells, tri_values = (triple_moments[0], triple_moments[1], triple_moments[2],
-                                               triple_moments[3])
-    M, K = Gamma.shape[0], Gamma.shape[1]
+def _prior_system(rows, grams, m1, pair_moments, triple_moments, all_blocks):
+    """(lhs (K, K), rhs (K,)) of the objective as a quadratic in p: 0.5 p^T lhs p - p^T rhs + const; ``rows`` is
+    Gamma as (M K, K) (row m K + a: annotator m's answer a). With ``all_blocks`` every pair and triple of
+    annotators counts (the unobserved with zero moments: the elementary symmetric sums of the Gram matrices give
+    lhs); else only the observed ones. Loops index the arrays directly (no views: a view per pair or triple costs
+    more than its arithmetic)."""
+    pairs, pair_ptr, pair_rows, pair_values = pair_moments[0], pair_moments[1], pair_moments[2], pair_moments[3]
+    triples, tri_ptr, tri_rows, tri_values = (triple_moments[0], triple_moments[1], triple_moments[2],
+                                              triple_moments[3])
+    M, K = grams.shape[0], grams.shape[1]
+    KK = K * K
     lhs = np.zeros((K, K))
+    flat_lhs, flat_grams = lhs.reshape(KK), grams.reshape(M, KK)  # views: (a, b) is a K + b
     rhs = np.zeros(K)
     for i in range(M):
         for f in range(K):
             for a in range(K):
-                rhs[f] += Gamma[i, a, f] * m1[i, a]
+                rhs[f] += rows[i * K + a, f] * m1[i, a]
                 lhs[f, a] += grams[i, f, a]
     if all_blocks:
         for a in range(K):
@@ -240,70 +250,70 @@ def _prior_system(Gamma, grams, m1, pair_moments, triple_moments, all_blocks):
     for q in range(pairs.shape[0]):
         i, j = pairs[q, 0], pairs[q, 1]
         if not all_blocks:
-            for a in range(K):
-                for b in range(K):
-                    lhs[a, b] += grams[i, a, b] * grams[j, a, b]
+            for c in range(KK):
+                flat_lhs[c] += flat_grams[i, c] * flat_grams[j, c]
         for s in range(pair_ptr[q], pair_ptr[q + 1]):
-            a, b, r = pair_cells[s, 0], pair_cells[s, 1], pair_values[s]
+            a, b, r = pair_rows[s, 0], pair_rows[s, 1], pair_values[s]
             for f in range(K):
-                rhs[f] += r * Gamma[i, a, f] * Gamma[j, b, f]
+                rhs[f] += r * rows[a, f] * rows[b, f]
     for t in range(triples.shape[0]):
         i, j, k = triples[t, 0], triples[t, 1], triples[t, 2]
         if not all_blocks:
-            for a in range(K):
-                for b in range(K):
-                    lhs[a, b] += grams[i, a, b] * grams[j, a, b] * grams[k, a, b]
+            for c in range(KK):
+                flat_lhs[c] += flat_grams[i, c] * flat_grams[j, c] * flat_grams[k, c]
         for s in range(tri_ptr[t], tri_ptr[t + 1]):
-            a, b, c, x = tri_cells[s, 0], tri_cells[s, 1], tri_cells[s, 2], tri_values[s]
+            a, b, c, x = tri_rows[s, 0], tri_rows[s, 1], tri_rows[s, 2], tri_values[s]
             for f in range(K):
-                rhs[f] += x * Gamma[i, a, f] * Gamma[j, b, f] * Gamma[k, c, f]
+                rhs[f] += x * rows[a, f] * rows[b, f] * rows[c, f]
     return lhs, rhs
 
 
 @njit(**JIT)
-def _confusion_system(i, Gamma, grams, p, m1, pair_moments, triple_moments, all_blocks, sums):
+def _confusion_system(i, rows, grams, p, m1, pair_moments, triple_moments, all_blocks, sums):
     """(lhs (K, K), rhs (K, K) without the proximal term) of annotator i's least squares in Gamma_i^T, the other
-    annotators fixed (inner_ADMM.m's Tmp_mat and Tmp_mat2). ``sums`` = (sum of the Gram matrices, sum of their
-    squares) over all annotators, for ``all_blocks``."""
+    annotators fixed (inner_ADMM.m's Tmp_mat and Tmp_mat2); ``rows`` is Gamma as (M K, K). ``sums`` = (sum of the
+    Gram matrices, sum of their squares) over all annotators, for ``all_blocks``. The right-hand side is summed
+    cell by cell over i's entries in order, as one stream (``theirs`` holds the partners' rows)."""
     pair_of, partner_of, pair_ptr, pair_own, pair_theirs, pair_values = (
         pair_moments[4], pair_moments[6], pair_moments[7], pair_moments[8], pair_moments[9], pair_moments[10])
     triple_of, partners_of, tri_ptr, tri_own, tri_theirs, tri_values = (
         triple_moments[4], triple_moments[6], triple_moments[7], triple_moments[8], triple_moments[9],
         triple_moments[10])
-    K = Gamma.shape[1]
+    M, K = grams.shape[0], grams.shape[1]
+    KK = K * K
     lhs = np.zeros((K, K))
-    rhs = np.zeros((K, K))
+    flat_lhs, flat_grams = lhs.reshape(KK), grams.reshape(M, KK)  # views: (a, b) is a K + b
+    by_answer = np.zeros((K, K))  # rhs transposed: [own answer, f], contiguous in f
     if all_blocks:
         for a in range(K):
             for b in range(K):
                 g = grams[i, a, b]
                 s1 = sums[0, a, b] - g
                 lhs[a, b] = s1 + 0.5 * (s1 * s1 - (sums[1, a, b] - g * g))
-    for e in range(pair_of[i], pair_of[i + 1]):
-        other = partner_of[e, 0]
-        if not all_blocks:
-            for a in range(K):
-                for b in range(K):
-                    lhs[a, b] += grams[other, a, b]
-        for s in range(pair_ptr[e], pair_ptr[e + 1]):
-            mine, theirs, r = pair_own[s], pair_theirs[s, 0], pair_values[s]
-            for f in range(K):
-                rhs[f, mine] += r * Gamma[other, theirs, f]
-    for e in range(triple_of[i], triple_of[i + 1]):
-        first, second = partners_of[e, 0], partners_of[e, 1]  # the other two annotators, in the triple's order
-        if not all_blocks:
-            for a in range(K):
-                for b in range(K):
-                    lhs[a, b] += grams[first, a, b] * grams[second, a, b]
-        for s in range(tri_ptr[e], tri_ptr[e + 1]):
-            mine, x1, x2, x = tri_own[s], tri_theirs[s, 0], tri_theirs[s, 1], tri_values[s]
-            for f in range(K):
-                rhs[f, mine] += x * Gamma[first, x1, f] * Gamma[second, x2, f]
+    else:
+        for e in range(pair_of[i], pair_of[i + 1]):
+            other = partner_of[e, 0]
+            for c in range(KK):
+                flat_lhs[c] += flat_grams[other, c]
+    for s in range(pair_ptr[pair_of[i]], pair_ptr[pair_of[i + 1]]):
+        mine, theirs, r = pair_own[s], pair_theirs[s, 0], pair_values[s]
+        for f in range(K):
+            by_answer[mine, f] += r * rows[theirs, f]
+    if not all_blocks:
+        for e in range(triple_of[i], triple_of[i + 1]):
+            first, second = partners_of[e, 0], partners_of[e, 1]  # the other two annotators, in the triple's order
+            for c in range(KK):
+                flat_lhs[c] += flat_grams[first, c] * flat_grams[second, c]
+    for s in range(tri_ptr[triple_of[i]], tri_ptr[triple_of[i + 1]]):
+        mine, x1, x2, x = tri_own[s], tri_theirs[s, 0], tri_theirs[s, 1], tri_values[s]
+        for f in range(K):
+            by_answer[mine, f] += x * rows[x1, f] * rows[x2, f]
+    rhs = np.empty((K, K))
     for f in range(K):
         for g in range(K):
             lhs[f, g] = p[f] * lhs[f, g] * p[g] + p[f] * p[g]  # P lhs P + p p^T
         for a in range(K):
-            rhs[f, a] = p[f] * rhs[f, a] + p[f] * m1[i, a]  # P rhs + p m1_i^T
+            rhs[f, a] = p[f] * by_answer[a, f] + p[f] * m1[i, a]  # P rhs + p m1_i^T
     return lhs, rhs
 
 
@@ -341,21 +351,24 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, clip, max_ou
     size), until the confusions' relative changes in the matrix 1-norm (largest column sum), summed over the
     annotators, and the prior's relative l1 change fall below ``outer_tol``, or ``max_outer`` - 1 sweeps (the
     code's loop). ``pair_moments`` and ``triple_moments`` are (members (T, r) in increasing order, cell_ptr
-    (T + 1,), cells (nnz, r) of answers, values (nnz,), member_ptr (M + 1,), roles (rT, 2), partners (rT, r - 1),
-    entry_ptr (rT + 1,), own (rnnz,), theirs (rnnz, r - 1), member values (rnnz,)): each observed tuple's nonzero
+    (T + 1,), rows (nnz, r) of answers as rows of Gamma seen as (M K, K) (member K + answer), values (nnz,),
+    member_ptr (M + 1,), roles (rT, 2), partners (rT, r - 1), entry_ptr (rT + 1,), own (rnnz,) answers, theirs
+    (rnnz, r - 1) rows, member values (rnnz,)): each observed tuple's nonzero
     moments; each annotator's tuples with its position in them (entry e = roles[e] = (tuple, position), annotator
     m's entries member_ptr[m]:member_ptr[m+1]); and, for each entry e, the tuple's other members in the tuple's
     order (partners[e]) and the tuple's cells copied to entry_ptr[e]:entry_ptr[e+1] as the annotator's own answer,
-    the partners' answers and the value, so that an annotator's update reads its cells in order. ``clip``: the
+    the partners' rows and the value, so that an annotator's update reads its cells in order. ``clip``: the
     code's projection (``project_columns_to_simplex``), else the Euclidean one. Gamma (M, K, K) and p (K,) are the
     start; returns (Gamma, p, sweeps, objective)."""
     M, K = Gamma.shape[0], Gamma.shape[1]
     Gamma = Gamma.copy()
+    rows = Gamma.reshape(M * K, K)  # the same memory: row m K + a is annotator m's answer a
+    work = admm_workspace(K)
     grams = np.empty((M, K, K))
     for i in range(M):
         gram_into(Gamma[i], grams[i])
     constant = np.sum(m1 * m1) + np.sum(pair_moments[3] ** 2) + np.sum(triple_moments[3] ** 2)
-    lhs, rhs = _prior_system(Gamma, grams, m1, pair_moments, triple_moments, all_blocks)
+    lhs, rhs = _prior_system(rows, grams, m1, pair_moments, triple_moments, all_blocks)
     previous = _objective(lhs, rhs, p, constant)
     mu = mu_const1 + mu_const2 * previous / max(constant, 1e-300)
     Delta = np.zeros((M, K, K))
@@ -367,12 +380,11 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, clip, max_ou
         old = Gamma.copy()
         sums[0], sums[1] = grams.sum(axis=0), (grams ** 2).sum(axis=0)
         for i in range(M):
-            lhs_i, rhs_i = _confusion_system(i, Gamma, grams, p, m1, pair_moments, triple_moments, all_blocks, sums)
+            lhs_i, rhs_i = _confusion_system(i, rows, grams, p, m1, pair_moments, triple_moments, all_blocks, sums)
             for f in range(K):
                 for a in range(K):
                     rhs_i[f, a] += mu * Gamma[i, a, f]  # the proximal term mu Gamma_i^T
-            Gamma[i], Delta[i] = _admm_confusion(lhs_i, rhs_i, Gamma[i], Delta[i], mu, inner_tol, max_inner,
-                                                 clip)
+            _admm_confusion(lhs_i, rhs_i, Gamma[i], Delta[i], mu, inner_tol, max_inner, clip, work)
             for a in range(K):
                 for b in range(K):
                     g = 0.0
@@ -381,8 +393,8 @@ def ao_admm(Gamma, p, m1, pair_moments, triple_moments, all_blocks, clip, max_ou
                     sums[0, a, b] += g - grams[i, a, b]
                     sums[1, a, b] += g * g - grams[i, a, b] ** 2
                     grams[i, a, b] = g
-        lhs, rhs = _prior_system(Gamma, grams, m1, pair_moments, triple_moments, all_blocks)
-        new_p, delta = _admm_prior(lhs, rhs + mu * p, p, delta, mu, inner_tol, max_inner, clip)
+        lhs, rhs = _prior_system(rows, grams, m1, pair_moments, triple_moments, all_blocks)
+        new_p, delta = _admm_prior(lhs, rhs + mu * p, p, delta, mu, inner_tol, max_inner, clip, work)
         moved = 0.0
         for i in range(M):
             moved += _relative_one_norm_change(old, Gamma, i)

@@ -94,26 +94,29 @@ def _roles_of(members: np.ndarray, n_workers: int) -> tuple[np.ndarray, np.ndarr
     return ptr, np.ascontiguousarray(entries[by])
 
 
-def _sparse_cells(moments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(cell_ptr (T + 1,), cells (nnz, r), values (nnz,)): the nonzero entries of ``moments`` (T, K, ..., K) with r
-    axes of answers, tuple by tuple (tuple t's are cell_ptr[t]:cell_ptr[t+1])."""
-    T = moments.shape[0]
+def _sparse_cells(moments: np.ndarray, members: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cell_ptr (T + 1,), rows (nnz, r), values (nnz,)): the nonzero entries of ``moments`` (T, K, ..., K) with r
+    axes of answers, tuple by tuple (tuple t's are cell_ptr[t]:cell_ptr[t+1]); a cell's answer a of member m is
+    stored as m K + a, the row of Gamma (M K, K) that holds m's confusion for answer a."""
+    T, K = moments.shape[0], moments.shape[1]
     flat = moments.reshape(T, int(np.prod(moments.shape[1:])))
-    rows, cols = np.nonzero(flat)
+    tuples, cols = np.nonzero(flat)
     ptr = np.zeros(T + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=T), out=ptr[1:])
-    cells = np.column_stack(np.unravel_index(cols, moments.shape[1:])).astype(np.int64).reshape(-1, moments.ndim - 1)
-    return ptr, np.ascontiguousarray(cells), np.ascontiguousarray(flat[rows, cols])
+    np.cumsum(np.bincount(tuples, minlength=T), out=ptr[1:])
+    answers = np.column_stack(np.unravel_index(cols, moments.shape[1:])).astype(np.int64).reshape(-1, moments.ndim - 1)
+    rows = members[tuples] * K + answers
+    return ptr, np.ascontiguousarray(rows), np.ascontiguousarray(flat[tuples, cols])
 
 
-def _member_streams(members: np.ndarray, cell_ptr: np.ndarray, cells: np.ndarray, values: np.ndarray,
-                    roles: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _member_streams(members: np.ndarray, cell_ptr: np.ndarray, rows: np.ndarray, values: np.ndarray,
+                    roles: np.ndarray, n_classes: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each annotator's tuples and cells laid out in the order its block update reads them (``roles``' order):
     (partners (rT, r - 1) the other members of entry e's tuple in the tuple's order, entry_ptr (rT + 1,), own
     (E,) the annotator's answer in each of entry e's cells entry_ptr[e]:entry_ptr[e+1], theirs (E, r - 1) the
-    partners' answers, values (E,)). A copy of the cells per member (r times the nonzeros), read sequentially
-    rather than through the tuple index: on TREC's 49,184 triples the scattered reads cost more than the
-    arithmetic."""
+    partners' rows of Gamma (M K, K) (partner K + answer, see ``_sparse_cells``), values (E,)). A copy of the cells
+    per member (r times the nonzeros), read sequentially rather than through the tuple index: on TREC's 49,184
+    triples the scattered reads cost more than the arithmetic."""
     r = members.shape[1]
     t, role = roles[:, 0], roles[:, 1]
     others = np.array([[q for q in range(r) if q != own] for own in range(r)], dtype=np.int64)[role]  # (rT, r - 1)
@@ -121,21 +124,21 @@ def _member_streams(members: np.ndarray, cell_ptr: np.ndarray, cells: np.ndarray
     entry_ptr = np.zeros(t.size + 1, dtype=np.int64)
     np.cumsum(counts, out=entry_ptr[1:])
     source = np.repeat(cell_ptr[t] - entry_ptr[:-1], counts) + np.arange(entry_ptr[-1])  # each entry's cells
-    theirs = cells[source[:, None], np.repeat(others, counts, axis=0)]
-    own = cells[source, np.repeat(role, counts)]
+    theirs = rows[source[:, None], np.repeat(others, counts, axis=0)]
+    own = rows[source, np.repeat(role, counts)] % n_classes
     partners = members[t[:, None], others]
     return (np.ascontiguousarray(partners), entry_ptr, np.ascontiguousarray(own), np.ascontiguousarray(theirs),
             np.ascontiguousarray(values[source]))
 
 
 def _moment_bundle(members: np.ndarray, moments: np.ndarray, n_workers: int) -> tuple:
-    """The kernel's view of the observed pairs or triples: (members, *_sparse_cells(moments), *_roles_of(members),
-    *_member_streams(...))."""
+    """The kernel's view of the observed pairs or triples: (members, *_sparse_cells(moments, members),
+    *_roles_of(members), *_member_streams(...))."""
     members = np.ascontiguousarray(members, dtype=np.int64)
-    cell_ptr, cells, values = _sparse_cells(moments)
+    cell_ptr, rows, values = _sparse_cells(moments, members)
     member_ptr, roles = _roles_of(members, n_workers)
-    return (members, cell_ptr, cells, values, member_ptr, roles,
-            *_member_streams(members, cell_ptr, cells, values, roles))
+    return (members, cell_ptr, rows, values, member_ptr, roles,
+            *_member_streams(members, cell_ptr, rows, values, roles, moments.shape[1]))
 
 
 def _observed_pairs(R: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
