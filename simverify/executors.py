@@ -152,9 +152,11 @@ class ProcessExecutor(Executor):
 
 
 def _unhook_at_exit(manager) -> None:
-    """Python 3.11's exit hook writes to the manager's wake-up pipe unlocked (check, then write), racing the
-    manager closing it after the abort: EBADF, and a traceback on stderr. The manager was already woken by
-    shutdown(); interpreter exit still joins it as a non-daemon thread."""
+    """Python 3.11's exit hook writes to each registered manager's wake-up pipe unlocked (check, then write),
+    racing the manager closing it after an abort: EBADF, and a traceback on stderr. What fixes it is the join
+    that follows (the manager closes its pipe and marks it closed before it ends); unregistering matters when
+    that join times out, and then the exit hook cannot wake a stuck manager, which interpreter exit still joins
+    (as before) when the pool was made on a non-daemon thread. shutdown() has already woken the manager."""
     wakeups = getattr(cf_process, "_threads_wakeups", None)
     if wakeups is not None:
         wakeups.pop(manager, None)

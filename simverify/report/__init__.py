@@ -114,7 +114,8 @@ def _data_files(path: Path, ds, files: dict, written: dict) -> dict:
 def _claim_figures(rows: list[dict], store: Store, unreadable: list, workers: int | None, progress,
                    smallest: bool = False) -> dict[str, tuple[str | None, str]]:
     """Each claim's figure into ``files`` order: claim id -> (PNG bytes or None, why no figure), drawn in parallel
-    (``figures.draw_figures``); a Dataset that cannot be read is added to ``unreadable``."""
+    (``figures.draw_figures``; ``smallest``: see ``figures.small_png``); a Dataset that cannot be read is added to
+    ``unreadable``."""
     jobs, out = [], {}
     for rec in rows:
         path = dataset_path(rec, store)

@@ -243,20 +243,28 @@ def test_evidence_png_has_the_canvas_of_figsize_at_dpi_880_by_550_pixels(monkeyp
     assert _png_size(png) == (880, 550)
 
 
-def test_rendered_image_has_the_pixels_savefig_encodes_and_smallest_only_changes_the_bytes(monkeypatch):
+def test_rendered_image_has_the_pixels_savefig_encodes_and_smallest_only_changes_the_bytes():
+    """As evidence_png draws: the report's size, dpi, fonts and constrained layout."""
     import io
 
     from PIL import Image
 
     from simverify.report import figures
-    fig, _, _ = _draw(PowerLaw("err", "m", -0.5), _power_ds(-0.5))
-    fig.set_dpi(figures.DPI)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=figures.DPI)
+    law, ds = PowerLaw("err", "m", -0.5), _power_ds(-0.5, groups=(1, 2, 3))
+    res = law.evaluate(ds, LEVEL)
+    record = {"estimate": res.estimate, "ci": list(res.ci), "band": list(res.band), "verdict": res.verdict,
+              "confidence_level": LEVEL, "detail": res.detail, "claimed": res.claimed}
+
+    def drawn():  # a fresh figure each time: a second constrained-layout pass may move the axes by a pixel
+        fig, ax = plt.subplots(figsize=figures.FIGSIZE, dpi=figures.DPI, layout="constrained")
+        draw_evidence(law, ds, record, ax)
+        return fig
+    with matplotlib.rc_context(figures.FONTS):
+        buf = io.BytesIO()
+        drawn().savefig(buf, format="png", dpi=figures.DPI)
+        image = figures.rendered_image(drawn()).copy()
     with Image.open(buf) as saved:
-        expected = np.asarray(saved.convert("RGB"))
-    assert np.array_equal(np.asarray(figures.rendered_image(fig).convert("RGB")), expected)
-    image = figures.rendered_image(fig)
+        assert np.array_equal(np.asarray(image.convert("RGB")), np.asarray(saved.convert("RGB")))
     small, default = figures.small_png(image, smallest=True), figures.small_png(image)
     assert len(small) < len(default) and small != default
     with Image.open(io.BytesIO(small)) as a, Image.open(io.BytesIO(default)) as b:

@@ -222,8 +222,8 @@ def _prior_system(rows, grams, m1, pair_moments, triple_moments, all_blocks):
     """(lhs (K, K), rhs (K,)) of the objective as a quadratic in p: 0.5 p^T lhs p - p^T rhs + const; ``rows`` is
     Gamma as (M K, K) (row m K + a: annotator m's answer a). With ``all_blocks`` every pair and triple of
     annotators counts (the unobserved with zero moments: the elementary symmetric sums of the Gram matrices give
-    lhs); else only the observed ones. Loops index the arrays directly (no views: a view per pair or triple costs
-    more than its arithmetic)."""
+    lhs); else only the observed ones. Loops index the arrays directly (two flat views per call, none per pair or
+    triple: a view per pair or triple costs more than its arithmetic)."""
     pairs, pair_ptr, pair_rows, pair_values = pair_moments[0], pair_moments[1], pair_moments[2], pair_moments[3]
     triples, tri_ptr, tri_rows, tri_values = (triple_moments[0], triple_moments[1], triple_moments[2],
                                               triple_moments[3])
