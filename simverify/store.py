@@ -127,6 +127,38 @@ def check_writable(directory: str | os.PathLike, what: str = "directory") -> Non
         raise ValueError(f"{what} {directory} is not writable: {exc.strerror or exc}") from None
 
 
+TEMP_NAME_BYTES = 24  # atomic_write's temporary name beside a file: ".tmp-", 8 random characters, the suffix
+
+
+def check_tree_writable(root: str | os.PathLike, files: list[str], what: str = "directory") -> None:
+    """Raise ValueError (one line) unless every file at the relative paths ``files`` under ``root`` can be written by
+    ``atomic_write``: ``root`` writable (``check_writable``), no path component that exists as a non-directory, no
+    file that exists as a non-regular file (a directory, a FIFO), each existing directory writable, and each
+    path (and its temporary name) within the file system's limits. Leaves nothing behind."""
+    root = Path(root)
+    check_writable(root, what)
+    top = root.absolute()
+    anchor = next(p for p in (top, *top.parents) if p.exists())
+    path_max = os.pathconf(anchor, "PC_PATH_MAX") if hasattr(os, "pathconf") else 4096
+    checked: set[Path] = set()
+    for rel in files:
+        path = top / rel
+        name_bytes = len(os.fsencode(path.name))
+        if name_bytes > NAME_MAX or len(os.fsencode(path.parent)) + 1 + max(name_bytes, TEMP_NAME_BYTES) >= path_max:
+            raise ValueError(f"{what} {root}: the path of {rel} would be too long for this file system")
+        for parent in reversed(path.relative_to(top).parents[:-1]):
+            directory = top / parent
+            if directory in checked:
+                continue
+            checked.add(directory)
+            if directory.exists() and not directory.is_dir():
+                raise ValueError(f"{what} {root}: {parent} exists and is not a directory")
+            if directory.is_dir():
+                check_writable(directory, f"{what}'s {parent}")
+        if (path.exists() or path.is_symlink()) and not path.is_file():
+            raise ValueError(f"{what} {root}: {rel} exists and is not a regular file")
+
+
 def check_writable_file(path: str | os.PathLike, what: str = "file") -> None:
     """Raise ValueError (one line) unless a file can be written at ``path``: no name longer than NAME_MAX, not a
     directory, its directory writable (see check_writable)."""

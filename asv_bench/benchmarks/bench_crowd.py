@@ -14,7 +14,11 @@ Goals (ratios within one run, each timing the best of several calls, warm JIT):
   OneCoinDawidSkene, GLAD, MMSR and Wawa (when installed);
 - cost model of the co-occurrence kernel (Eq. 3): one scattered add per ordered pair of answers to an item, at the
   rate of the same adds into the same array with the pairs' addresses precomputed
-  (track_fraction_of_limit_cooccurrence_20000x10x3).
+  (track_fraction_of_limit_cooccurrence_20000x10x3);
+- TensorADMM's two corrections on the shipped TREC under 3 s warm (time_ours_tensor_admm_*_trec), and its sweep's
+  cost model: per sweep, each annotator's cell stream and the prior's cells read once with their multiply-adds,
+  as many sweeps as the fit ran, without the blocks' structure, the Gram products or the ADMM steps
+  (track_fraction_of_limit_tensor_admm_euclidean_trec).
 """
 import numpy as np
 from numba import njit
@@ -25,6 +29,7 @@ from simverify.generators import crowd as gen
 from simverify.kernels.jit import JIT
 from simverify.solvers.crowd import aggregate, cooccurrences
 from simverify.solvers.crowd.methods import EM_ITERATIONS, EM_TOL
+from simverify.solvers.crowd.tensor_admm import tensor_admm
 
 from ._costmodel import _best
 
@@ -246,6 +251,64 @@ class TrecSize:
 
     def time_ours_dessymnmf_trec(self):
         aggregate(self.answers, "dessymnmf")
+
+
+@njit(**JIT)
+def _tensor_sweep_streams(rows, streams, sweeps):
+    """The cell reads and multiply-adds of ``sweeps`` TensorADMM sweeps: (own, theirs, values) of the pairs' and
+    the triples' member streams into (K, K) sums, then the pairs' and triples' cells (rows, values) into (K,)."""
+    pair_own, pair_theirs, pair_values, tri_own, tri_theirs, tri_values, pair_rows, pv, tri_rows, tv = streams
+    K = rows.shape[1]
+    by_answer, rhs = np.zeros((K, K)), np.zeros(K)
+    for _ in range(sweeps):
+        for s in range(pair_own.size):
+            for f in range(K):
+                by_answer[pair_own[s], f] += pair_values[s] * rows[pair_theirs[s, 0], f]
+        for s in range(tri_own.size):
+            for f in range(K):
+                by_answer[tri_own[s], f] += tri_values[s] * rows[tri_theirs[s, 0], f] * rows[tri_theirs[s, 1], f]
+        for s in range(pv.size):
+            for f in range(K):
+                rhs[f] += pv[s] * rows[pair_rows[s, 0], f] * rows[pair_rows[s, 1], f]
+        for s in range(tv.size):
+            for f in range(K):
+                rhs[f] += tv[s] * rows[tri_rows[s, 0], f] * rows[tri_rows[s, 1], f] * rows[tri_rows[s, 2], f]
+    return by_answer.sum() + rhs.sum()
+
+
+class TensorAdmmTrec:
+    """TensorADMM on the shipped TREC (762 annotators, 2 classes; 12,861 observed pairs, 49,184 triples)."""
+    timeout = 900
+    number, repeat, rounds = 1, 3, 1
+
+    def setup(self):
+        from simverify.datasets.crowd import shipped
+        from simverify.solvers.crowd import tensor_admm as tensor
+        from simverify.solvers.crowd.cooccurrence import cooccurrences as counts
+        a = shipped("trec")
+        self.codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+        M, K = a.n_workers, a.n_classes
+        pairs, R2 = tensor._observed_pairs(*counts(*self.codes))
+        triples, T3, _ = tensor.triple_moments(*self.codes)
+        pair, triple = tensor._moment_bundle(pairs, R2, M), tensor._moment_bundle(triples, T3, M)
+        self.streams = (pair[8], pair[9], pair[10], triple[8], triple[9], triple[10], pair[2], pair[3], triple[2],
+                        triple[3])
+        self.rows = np.full((M * K, K), 1.0 / K)
+        self.sweeps = tensor_admm(*self.codes, projection="euclidean").sweeps  # compiles
+        tensor_admm(*self.codes, moments="observed")
+        _tensor_sweep_streams(self.rows, self.streams, 1)
+
+    def time_ours_tensor_admm_euclidean_trec(self):
+        tensor_admm(*self.codes, projection="euclidean")
+
+    def time_ours_tensor_admm_observed_trec(self):
+        tensor_admm(*self.codes, moments="observed")
+
+    def track_fraction_of_limit_tensor_admm_euclidean_trec(self):
+        limit = _best(lambda: _tensor_sweep_streams(self.rows, self.streams, self.sweeps), 3)
+        return limit / _best(lambda: tensor_admm(*self.codes, projection="euclidean"), 3)
+
+    track_fraction_of_limit_tensor_admm_euclidean_trec.unit = "fraction"
 
 
 REAL_SETS = ("bluebird", "rte", "web", "temp", "dog", "trec", "labelme")

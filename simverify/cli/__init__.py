@@ -190,8 +190,9 @@ def _main(argv: list[str] | None) -> int:
         sys.stderr.write(f"simverify: error: {exc}\n")
         return 2
     except BrokenProcessPool:
-        sys.stderr.write("simverify: a worker process died (killed, or out of memory); finished cells are stored, "
-                         "rerun to resume\n")
+        rest = ("finished cells are stored, rerun to resume" if args.command in ("check", "calibrate") else
+                "the report was not written")  # report: figures are drawn before any file is written
+        sys.stderr.write(f"simverify: a worker process died (killed, or out of memory); {rest}\n")
         return 1
 
 

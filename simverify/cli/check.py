@@ -13,7 +13,7 @@ from ..executors import check_scheduler, make_executor
 from ..findings import as_expected
 from ..footprint import MAX_RUN_TASKS, check_tasks, check_workers
 from ..record import json_default
-from ..store import Store, check_writable
+from ..store import Store, check_tree_writable
 from .common import _controls_not_run, _controls_note, _note, _parse_set, _refused, _select, keyword_matcher
 from .plan import last_failed, plan_cost, print_plan, run_setting, save_last_failed, save_timings
 from .report import _report
@@ -71,8 +71,10 @@ def _prepare(args):
             check_scheduler(args.scheduler)  # refused as a run refuses it; nothing started
             return claims, overrides, plans, store, None
         store.check_writable()
-        if getattr(args, "report", None):
-            check_writable(args.report, "report directory")
+        if getattr(args, "report", None):  # the run's claims' pages and figures; the report checks all it shows
+            from ..report import site_files
+            check_tree_writable(args.report, site_files([c.id for c in claims], list(dict.fromkeys(
+                c.paper for c in claims))), "report directory")
         executor = make_executor(args.scheduler, args.workers)
     return claims, overrides, plans, store, executor
 

@@ -17,6 +17,7 @@ from ..exceptions import NoResults
 from ..store import (
     Store,
     atomic_write,
+    check_tree_writable,
     check_writable,
     merge_calibration,
     read_calibration_file,
@@ -150,14 +151,23 @@ def calibration_for(rows: list[dict], store: Store, extra: list[dict] = ()) -> l
             if (c["id"], c["tier"]) in shown]
 
 
+def site_files(ids: list[str], papers: list[str], with_data: bool = False) -> list[str]:
+    """The files a report of the claims ``ids`` of ``papers`` writes, relative to its directory (a data file stands
+    for data/, whose names are hashes of the cells)."""
+    return (["index.html", "report.md", "results.json", "calibration.json"] + [f"claims/{i}.html" for i in ids]
+            + [f"figures/{i}.png" for i in ids] + [f"papers/{p}.html" for p in papers]
+            + (["data/0123456789abcdef.csv"] if with_data else []))
+
+
 def build(store: Store, tier: str | None = None, compare_with: str | Path | Store | None = None,
           calibration: list[dict] = (), with_data: bool = False, rows: list[dict] | None = None,
-          workers: int | None = None, progress: Callable[[int, int], None] | None = None, smallest: bool = False
-          ) -> tuple[dict, list, Comparison | None]:
+          workers: int | None = None, progress: Callable[[int, int], None] | None = None, smallest: bool = False,
+          preflight: Callable[[list[dict]], None] | None = None) -> tuple[dict, list, Comparison | None]:
     """(files: relative path -> bytes or a source Path, unreadable, comparison); NoResults when no row.
     ``rows``: the rows to show (default: the store's, of ``tier``); ``workers`` draw the figures
     (``figures.draw_figures``; default: this process), ``progress(done, total)`` is called as they are drawn;
-    ``smallest``: the figures' PNGs at zlib's slowest search (``figures.small_png``)."""
+    ``smallest``: the figures' PNGs at zlib's slowest search (``figures.small_png``); ``preflight(rows)`` runs
+    before any work (it may raise)."""
     shown, every, unreadable = readable_rows(store, tier)
     rows = shown if rows is None else rows
     if not rows:
@@ -167,6 +177,8 @@ def build(store: Store, tier: str | None = None, compare_with: str | Path | Stor
             raise NoResults(f"no readable results{which} in store {store.root}: {len(unreadable)} file(s) cannot "
                             f"be used, the first {path.name}: {why}")
         raise NoResults(f"no readable results{which} in store {store.root}; run 'simverify check' first")
+    if preflight is not None:
+        preflight(rows)
     comparison = None
     if compare_with is not None:
         old, label = load_baseline(compare_with, tier)
@@ -291,8 +303,12 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
         raise ValueError("no output directory given")
     out = Path(out)
     check_writable(out, "report directory")
+
+    def planned(shown: list[dict]) -> None:  # before any figure is drawn
+        ids, papers = [r["id"] for r in shown], list(dict.fromkeys(r["paper"] for r in shown))
+        check_tree_writable(out, site_files(ids, papers, with_data), "report directory")
     files, unreadable, comparison = build(store, tier, compare, extra, with_data, rows, workers, progress,
-                                          smallest=reference)  # the committed reference: its PNGs the smallest
+                                          smallest=reference, preflight=planned)  # the reference: smallest PNGs
     for rel, content in files.items():
         atomic_write(out / rel, _writer(content))
     removed = _stale_figures(out, files)

@@ -41,7 +41,10 @@ def dataset_path(rec: dict, store: Store) -> Path | None:
 
 
 def open_dataset(path: Path) -> xr.Dataset:
-    """The Dataset loaded in memory; UnreadableFile when it is not a readable NetCDF Dataset."""
+    """The Dataset loaded in memory; UnreadableFile when it is not a readable NetCDF Dataset (a FIFO or other
+    non-regular file is not opened: reading one could block forever)."""
+    if not path.is_file():
+        raise UnreadableFile(path, "is not a regular file")
     try:
         with xr.open_dataset(path) as ds:
             return ds.load()

@@ -106,6 +106,34 @@ def test_report_directory_below_a_regular_file_is_refused_before_any_work(cli, a
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
 
 
+@pytest.mark.parametrize("clash", ["index.html is a directory", "claims is a file", "the figure is a directory",
+                                   "the path is too long"])
+@pytest.mark.parametrize("command", ["check", "report"])
+@pytest.mark.slow
+def test_report_whose_files_clash_with_what_its_directory_holds_is_refused_before_any_work(
+        cli, assert_refused, tmp_path, command, clash):
+    store = tmp_path / "s"
+    if command == "report":
+        assert cli("check", "toy.power", "--scheduler", "serial", "--store", str(store)).returncode == 0
+    out = tmp_path / "rep"
+    if clash == "index.html is a directory":
+        (out / "index.html").mkdir(parents=True)
+    elif clash == "claims is a file":
+        out.mkdir()
+        (out / "claims").write_text("")
+    elif clash == "the figure is a directory":
+        (out / "figures" / "toy.power.png").mkdir(parents=True)
+    else:  # names within NAME_MAX, the directory 4070 bytes (PATH_MAX 4096), claims/toy.power.html beyond it
+        prefix = tmp_path.joinpath(*["d" * 200] * ((4040 - len(str(tmp_path))) // 201))
+        out = prefix / ("x" * (4070 - len(str(prefix)) - 1))
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    option = "--report" if command == "check" else "--out"
+    extra = ["toy.power", "--scheduler", "serial"] if command == "check" else []
+    res = cli(command, *extra, "--store", str(store), option, str(out))
+    assert_refused(res, "report directory", "too long" if clash == "the path is too long" else "exists and is not")
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
 def test_read_only_store_is_refused_before_any_work(cli, assert_refused, tmp_path):
     store = tmp_path / "s"
     store.mkdir()

@@ -67,6 +67,14 @@ def test_sparse_cells_list_every_nonzero_moment_tuple_by_tuple_as_rows_member_k_
     assert ptr.tolist() == [0] and rows.shape == (0, 2) and values.size == 0
 
 
+def test_numpy_integer_counts_neither_overflow_nor_wrap_the_memory_guard():
+    item, worker, label = np.array([0, 0, 0, 1, 1, 1]), np.array([0, 1, 2, 0, 1, 2]), np.array([0, 1, 2, 0, 1, 1])
+    small = tensor_admm(item, worker, label, np.uint8(20), np.int8(5), np.uint8(3), max_sweeps=3)
+    assert np.allclose(small.model.confusion.sum(axis=1), 1.0)
+    with pytest.raises(ValueError, match="need about 96 GiB"):  # int32 arithmetic wrapped this estimate to a fit
+        tensor_admm(item, worker, np.zeros(6, dtype=np.int64), np.int32(20), np.int32(65536), np.int32(1))
+
+
 def naive_euclidean_simplex(v: np.ndarray) -> np.ndarray:
     """argmin ||w - v|| over the simplex, by bisection on theta in w = max(v - theta, 0)."""
     lo, hi = v.min() - 1.0, v.max()

@@ -321,6 +321,18 @@ def test_unwritable_output_directory_is_a_one_line_value_error(run, tmp_path):
     assert "\n" not in str(err.value)
 
 
+def test_a_dataset_that_is_a_fifo_is_named_unreadable_not_opened(tmp_path):
+    """Opening a FIFO for reading blocks until a writer comes: the report would hang."""
+    import os
+    store = Store(tmp_path / "s")
+    runner.check([registry.get(TOY[0])], "quick", store, SerialExecutor())
+    dataset = sorted((store.root / "datasets").rglob("*.nc"))[0]
+    dataset.unlink()
+    os.mkfifo(dataset)
+    report = write_report(store, tmp_path / "site")
+    assert [(path, why) for path, why in report.unreadable if path == dataset] == [(dataset, "is not a regular file")]
+
+
 def test_formula_mathtext_cannot_parse_is_shown_as_source_code():
     assert formula_svg(r"\frac{a") is None
     shown = formula_html(r"\frac{a  (remark)")

@@ -82,6 +82,7 @@ def tensor_bytes(item: np.ndarray, n_items: int, n_workers: int, n_classes: int)
     + 200 per pair: a pair's dense K^2 moments, members, memberships and their copies; measured peaks on items of
     two annotators each, 600 annotators, were 1.21 times the estimate before these were counted). Reads only the
     answered items' degrees (no array of n_items)."""
+    n_workers, n_classes = int(n_workers), int(n_classes)  # numpy int8 .. int32 counts would wrap below
     d = np.unique(np.asarray(item), return_counts=True)[1].astype(float) if np.size(item) else np.zeros(1)
     triples = float((d * (d - 1) * (d - 2) / 6).sum())  # float: no overflow for any degree
     distinct = min(triples, n_workers * (n_workers - 1) * (n_workers - 2) / 6)
@@ -96,7 +97,7 @@ def tensor_bytes(item: np.ndarray, n_items: int, n_workers: int, n_classes: int)
 def tensor_memory_problem(item: np.ndarray, n_items: int, n_workers: int, n_classes: int) -> str | None:
     """Why TensorADMM would need more than CO_OCCURRENCE_BYTES, or None: its triples (``tensor_bytes``), the (M, M, K,
     K) blocks of Eq. (3) (3 copies), and posteriors and confusions as every method (``memory_problem``)."""
-    N, M, K = n_items, n_workers, n_classes
+    N, M, K = int(n_items), int(n_workers), int(n_classes)  # numpy int8 .. int32 counts would wrap below
     need = tensor_bytes(item, N, M, K) + 8 * (4 * (N * K + M * K * K) + 3 * M * M * K * K)
     if need <= CO_OCCURRENCE_BYTES:
         return None
@@ -153,7 +154,7 @@ def memory_problem(method: str, answers) -> str | None:
     """Why ``method`` would need more than CO_OCCURRENCE_BYTES for ``answers``, or None: every method holds posteriors
     (N, K) and confusions (M, K, K) a few times over (4 copies counted); the co-occurrence methods also the (M, M, K,
     K) blocks of Eq. (3) (3 copies); TensorADMM's by ``tensor_memory_problem``. float64."""
-    M, K, N = answers.n_workers, answers.n_classes, answers.n_items
+    M, K, N = int(answers.n_workers), int(answers.n_classes), int(answers.n_items)
     base = model_of(method)
     if base.startswith("tensor-admm"):
         return tensor_memory_problem(answers.item, N, M, K)

@@ -168,6 +168,7 @@ def tensor_admm(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
     check_parameter("tensor_admm", "max_sweeps", max_sweeps, Integer(1, MAX_SWEEPS))
     check_codes("tensor_admm", item, worker, label, n_items, n_workers, n_classes)
     item, worker, label = np.asarray(item), np.asarray(worker), np.asarray(label)
+    n_items, n_workers, n_classes = int(n_items), int(n_workers), int(n_classes)  # numpy counts: no wrap-around
     too_big = tensor_memory_problem(item, n_items, n_workers, n_classes)
     require(too_big is None, f"tensor_admm: {too_big}")
     twice = repeated_answers_problem(item, worker, n_workers)
