@@ -185,4 +185,7 @@ def print_plan(cost: dict, tier: str, workers: int, id_width: int) -> None:
         line += (f"; {'at least' if t['unknown_tasks'] else 'about'} {_seconds(known / max(1, workers))} of wall "
                  f"on {workers} worker{'s' * (workers > 1)}")
     print(line)
+    if t["crude_s"]:  # e.g. the full tier's cells priced at the quick tier's times: the papers' sizes cost far more
+        print("note: crude estimates price a cell at other cells' times of its sweep (another tier's, smaller sizes); "
+              "at larger sizes they can be orders of magnitude low")
     print("nothing was run or written (--plan)")

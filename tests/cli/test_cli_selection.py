@@ -98,6 +98,16 @@ def test_plan_estimates_from_the_stores_timings_of_the_same_cells_and_counts_sto
     assert sorted(p.relative_to(store) for p in store.rglob("*")) == before
 
 
+def test_plan_with_crude_estimates_warns_they_can_be_far_too_low_and_one_without_does_not(tmp_path, capsys):
+    store = tmp_path / "s"
+    assert main(capsys, "check", "toy.power", "--scheduler", "serial", "--store", str(store))[0] == 0
+    warning = "note: crude estimates price a cell at other cells' times"
+    code, out, _ = main(capsys, "check", "toy.power", "--tier", "full", "--plan", "--store", str(store))
+    assert code == 0 and " crude" in out.splitlines()[-3] and out.splitlines()[-2].startswith(warning)
+    code, out, _ = main(capsys, "check", "toy.power", "--seed", "7", "--plan", "--store", str(store))
+    assert code == 0 and " crude" not in out and warning not in out
+
+
 def test_report_option_prints_where_the_report_was_written_last(tmp_path, capsys):
     code, out, _ = main(capsys, "check", "toy.power", "--scheduler", "serial", "--store", str(tmp_path / "s"),
                         "--report", str(tmp_path / "rep"))
