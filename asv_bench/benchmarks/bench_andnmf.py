@@ -6,6 +6,7 @@ Goals (one run):
   best error within 200 iterations (track_time_*; ratio track_and_speedup_over_sklearn_cd >= 1);
 - our Numba MU and HALS cost no more per sweep than scikit-learn's mu and cd iterations (time_ours_* against
   time_sklearn_*, ratio >= 1);
+- one ANLS sweep costs at most 3 HALS sweeps (track_anls_sweep_over_hals_sweep);
 - cost model: one AND stage is 2 D W N (decoding) + 2 D W N (Y Z^T) + 2 D^2 N (Z Z^T) + T 2 W D^2 (the gradient
   steps) flops, one MU or HALS sweep about 4 D W N + 2 D^2 (W + N) flops, at the 1-thread dgemm rate times the
   thread count (track_fraction_of_limit_*). Solver time only: the error is computed off the clock.
@@ -123,11 +124,13 @@ class PerSweep:
         self.mk = {
             "mu": lambda: sol.MultiplicativeUpdate(D, A0=self.A0, max_iter=self.SWEEPS),
             "hals": lambda: sol.HALS(D, A0=self.A0, max_iter=self.SWEEPS),
+            "anls": lambda: sol.ANLS(D, A0=self.A0, max_iter=self.SWEEPS),
             "sk_mu": lambda: skl.SklearnNMF(D, A0=self.A0, max_iter=self.SWEEPS, solver="mu"),
             "sk_cd": lambda: skl.SklearnNMF(D, A0=self.A0, max_iter=self.SWEEPS, solver="cd"),
             "and": lambda: sol.AND(D, A0=self.A0, n_stages=self.SWEEPS, T=T)}
         _sweeps(self.mk["hals"], self.X, 1)  # compile
         _sweeps(self.mk["mu"], self.X, 1)
+        _sweeps(self.mk["anls"], self.X, 1)
 
     def _per(self, name):
         with warnings.catch_warnings():
@@ -142,6 +145,14 @@ class PerSweep:
 
     def track_time_ours_hals_sweep(self):
         return self._per("hals")
+
+    def track_time_ours_anls_sweep(self):
+        return self._per("anls")
+
+    def track_anls_sweep_over_hals_sweep(self):
+        """Goal (the full-tier issue): at most 3. ANLS's two half-steps are the HALS sweep's products plus one
+        warm-started block-pivoting solve per row of A and column of Z (a Cholesky of its support, k^3 / 6)."""
+        return self._per("anls") / self._per("hals")
 
     def track_time_sklearn_cd_sweep(self):
         return self._per("sk_cd")
@@ -163,8 +174,9 @@ class PerSweep:
         return (4 * D * W * N + 2 * D * D * (W + N)) / (r["dgemm"] * r["threads"]) / self._per("mu")
 
     for _f in (track_time_ours_mu_sweep, track_time_sklearn_mu_sweep, track_time_ours_hals_sweep,
-               track_time_sklearn_cd_sweep, track_time_and_stage):
+               track_time_ours_anls_sweep, track_time_sklearn_cd_sweep, track_time_and_stage):
         _f.unit = "seconds"
+    track_anls_sweep_over_hals_sweep.unit = "ratio"
     for _f in (track_fraction_of_limit_and_stage, track_fraction_of_limit_hals_sweep,
                track_fraction_of_limit_mu_sweep):
         _f.unit = "fraction"

@@ -416,7 +416,10 @@ class HALS(_Alternating):
 class ANLS(_Alternating):
     """Alternating non-negative least squares (Kim & Park 2008): A^T = NNLS(Z^T, Y^T), then Z = NNLS(A, Y).
 
-    X may have negative entries (only A and Z are constrained).
+    X may have negative entries (only A and Z are constrained). Each NNLS is solved exactly (to the gradient
+    tolerance of ``kernels.nnls``) by block principal pivoting (Kim & Park 2011) warm-started from the factor's
+    support after the previous sweep; Z0 = NNLS(max(A0, 0), Y) from zero. At W = 1000, D = 100, N = 5000 a sweep
+    costs 2-3 HALS sweeps (docs/performance.md).
 
     Parameters
     ----------
@@ -445,6 +448,8 @@ class ANLS(_Alternating):
     ----------
     .. [1] Kim, Park (2008), Nonnegative Matrix Factorization Based on Alternating Nonnegativity Constrained Least
        Squares and Active Set Method, SIAM J. Matrix Anal. Appl.
+    .. [2] Kim, Park (2011), Fast Nonnegative Matrix Factorization: An Active-Set-Like Method and Comparisons,
+       SIAM J. Sci. Comput.
 
     Examples
     --------
@@ -462,6 +467,7 @@ class ANLS(_Alternating):
     needs_non_negative_data = False
 
     def _sweep(self, Y, A, Z):
-        from ..kernels.nnls import nonnegative_least_squares
-        A[:, :] = nonnegative_least_squares(np.ascontiguousarray(Z.T), np.ascontiguousarray(Y.T)).T
-        Z[:, :] = self._decode(A, Y)
+        from ..kernels.nnls import nnls_normal_equations
+        # each half-step by block principal pivoting, warm-started from the factor's support after the last sweep
+        A[:, :] = nnls_normal_equations(Z, Z.T, Y.T, 3 * self.n_components, start=A.T).T
+        Z[:, :] = nnls_normal_equations(A.T, A, Y, 3 * self.n_components, start=Z)

@@ -321,6 +321,57 @@ def test_nnls_with_duplicate_columns_still_meets_the_kkt_conditions():
     assert _kkt_violation(A, y, nonnegative_least_squares(A, y)) < 1e-7
 
 
+@settings(deadline=None, max_examples=40)
+@given(st.integers(2, 12), st.integers(-1, 12), st.integers(0, 2 ** 31 - 1))
+def test_warm_started_nnls_meets_the_kkt_conditions_from_any_support_and_matches_fnnls(D, extra, seed):
+    from simverify.kernels.nnls import nonnegative_least_squares
+    rng = np.random.default_rng(seed)
+    A, Y = rng.standard_normal((max(1, D + extra), D)), rng.standard_normal((max(1, D + extra), 5))
+    start = rng.random((D, 5)) * (rng.random((D, 5)) < 0.5)  # random supports, some empty
+    X, cold = nonnegative_least_squares(A, Y, start=start), nonnegative_least_squares(A, Y)
+    for j in range(5):
+        assert _kkt_violation(A, Y[:, j], X[:, j]) < 1e-7
+        assert np.linalg.norm(A @ X[:, j] - Y[:, j]) <= np.linalg.norm(A @ cold[:, j] - Y[:, j]) * (1 + 1e-9) + 1e-12
+
+
+def test_block_pivoting_from_the_solutions_support_takes_no_exchange_and_agrees_for_one_and_two_threads():
+    from simverify.kernels.nnls import nnls_gram_columns, nnls_gram_columns_warm
+    rng = np.random.default_rng(11)
+    A, Y = rng.random((60, 15)), rng.random((60, 300)) - 0.3
+    G, B = A.T @ A, np.ascontiguousarray(A.T @ Y)
+    exact, _ = nnls_gram_columns(G, B, 45, 1e-10)
+    X, steps, fallback = nnls_gram_columns_warm(G, B, exact, 45, 1e-10)
+    assert np.all(steps == 0) and not fallback.any() and np.allclose(X, exact, atol=1e-12)
+    cold = np.zeros_like(exact)
+    runs = []
+    for threads in (1, 2):
+        numba.set_num_threads(threads)
+        try:
+            runs.append(nnls_gram_columns_warm(G, B, cold, 45, 1e-10))
+        finally:
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert all(np.array_equal(a, b) for a, b in zip(*runs))
+    assert np.all(runs[0][1] > 0) and np.allclose(runs[0][0], exact, atol=1e-10)
+
+
+def test_block_pivoting_that_runs_out_of_steps_falls_back_to_fnnls_and_says_so():
+    from simverify.kernels.nnls import nnls_gram_columns_warm
+    G, b = np.eye(4), np.array([[1.0], [-1.0], [0.0], [0.0]])  # x = max(b, 0): one exchange from an empty support
+    X, steps, fallback = nnls_gram_columns_warm(G, b, np.zeros((4, 1)), 1, 1e-10)
+    assert fallback[0] and steps[0] == 1 and np.allclose(X[:, 0], [1.0, 0.0, 0.0, 0.0], rtol=0, atol=1e-12)
+    X, steps, fallback = nnls_gram_columns_warm(G, b, np.zeros((4, 1)), 2, 1e-10)
+    assert not fallback[0] and steps[0] == 1 and np.allclose(X[:, 0], [1.0, 0.0, 0.0, 0.0], rtol=0, atol=1e-12)
+
+
+def test_warm_started_nnls_with_duplicate_columns_both_passive_meets_the_kkt_conditions():
+    from simverify.kernels.nnls import nonnegative_least_squares
+    rng = np.random.default_rng(12)
+    A = rng.random((20, 6))
+    A[:, 5] = A[:, 4]  # duplicate columns: the passive block with both is singular but for the ridge
+    y = A[:, 4] + A[:, 0]
+    assert _kkt_violation(A, y, nonnegative_least_squares(A, y, start=np.ones(6))) < 1e-7
+
+
 def test_nnls_refuses_bad_input_naming_the_argument():
     from simverify.kernels.nnls import nonnegative_least_squares
     A = np.ones((4, 2))
@@ -332,6 +383,10 @@ def test_nnls_refuses_bad_input_naming_the_argument():
         nonnegative_least_squares(A, np.ones(3))
     with pytest.raises(ValueError, match="^Y must be a real 2-d array"):
         nonnegative_least_squares(A, np.ones((4, 2, 2)))
+    with pytest.raises(ValueError, match=r"start has shape \(2, 3\), expected \(2, 2\)"):
+        nonnegative_least_squares(A, np.ones((4, 2)), start=np.ones((2, 3)))
+    with pytest.raises(ValueError, match="^start has non-finite"):
+        nonnegative_least_squares(A, np.ones(4), start=np.array([1.0, np.nan]))
 
 
 def test_our_hals_and_mu_follow_sklearn_cd_and_mu_iterate_by_iterate():
