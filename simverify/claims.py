@@ -89,6 +89,8 @@ class Sweep:
     tiers: Mapping[str, Tier]
     outputs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     data: Mapping[str, Callable[[str], str | os.PathLike]] = field(default_factory=dict)
+    work: Callable[[dict], float] | None = None  # one task's work at a cell's parameters (any unit proportional
+    # to its time; None: the paper's footprint work): `check --plan` scales timed cells of the sweep by it
 
     def with_measure(self, measure: Callable[..., dict], suffix: str) -> Sweep:
         """The same grid run by another measure, as sweep ``<name>~<suffix>``."""

@@ -14,6 +14,7 @@ from . import findings, keys, registry, stats, sweep
 from .assemble import assemble
 from .claims import Claim
 from .declaration import declaration_digest
+from .limits import CellFailure, CellLimits
 from .provenance import provenance
 from .record import RECORD_VERSION, VerdictRecord
 from .store import Store
@@ -91,7 +92,7 @@ def plan_all(claims: list[Claim], tier: str, *, root_seed: int = 0, replicates: 
 def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: int = 0,
           replicates: int | None = None, overrides: dict | None = None, alpha: float = DEFAULT_ALPHA,
           progress=None, plans: list[sweep.Plan] | None = None, save: bool = True, on_record=None,
-          stop=None, on_cell=None) -> list[dict]:
+          stop=None, on_cell=None, limits: CellLimits | None = None, on_failure=None) -> list[dict]:
     """Check ``claims`` together; returns one record per claim in the given order.
 
     ``plans``: this call's ``plan_all`` result when the caller validated the run first (else planned here).
@@ -101,6 +102,8 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
     ``stop(record) -> bool``: after on_record; when true, no further cell is waited for (the executor's queued
     cells are cancelled) and the records evaluated so far are returned (in the given order, the others left out).
     ``on_cell(task, seconds)``: for each cell this run computed (not for cells read from the store).
+    ``limits``: per-cell limits (simverify.limits); a cell they stop is not stored, the claims using it are not
+    evaluated (left out of the records) and ``on_failure(task, failure, claim_ids)`` is called.
     """
     check_alpha(alpha, len(claims))
     if plans is None:
@@ -117,18 +120,24 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
     compute = [0.0] * len(plans)
     results, records = {}, [None] * len(plans)
     tasks = [t for p in plans for t in p.tasks]
-    by_key = {t.key: t for t in tasks} if on_cell else {}
-    stream = sweep.iter_results(tasks, store, executor, progress)
+    by_key = {t.key: t for t in tasks} if on_cell or on_failure else {}
+    stream = sweep.iter_results(tasks, store, executor, progress, limits)
+    failed: set[int] = set()  # plans with a cell a limit stopped: not evaluated
     try:
         # a claim is evaluated and stored as soon as its last cell arrives, while workers go on
         for key, out, seconds in stream:
-            results[key] = out
-            if on_cell and seconds > 0:  # cells read from the store come with 0 s
+            if isinstance(out, CellFailure):
+                failed.update(owners[key])
+                if on_failure:
+                    on_failure(by_key[key], out, [plans[i].claim.id for i in owners[key]])
+            else:
+                results[key] = out
+            if on_cell and seconds > 0 and not isinstance(out, CellFailure):  # stored cells come with 0 s
                 on_cell(by_key[key], seconds)
             for i in owners[key]:
                 compute[i] += seconds
                 missing[i] -= 1
-                if missing[i] == 0:
+                if missing[i] == 0 and i not in failed:
                     records[i] = _evaluate(claims[i], plans[i], results, store if save else None, level,
                                            compute[i], overrides, runs[i])
                     if on_record:
@@ -137,7 +146,7 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
                         return [r for r in records if r is not None]
     finally:
         stream.close()  # when stopped: the executor's iterator cancels the cells still queued
-    return records
+    return [r for r in records if r is not None] if failed else records
 
 
 def _evaluate(claim: Claim, plan: sweep.Plan, results: dict, store: Store | None, level: float, compute: float,

@@ -12,6 +12,7 @@ import pickle
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 from .footprint import check_cell, check_tasks
 from .kernels.jit import one_blas_thread
 from .keys import code_hash, digest, file_hash, normalize
+from .limits import CellFailure, CellLimits, run_limited
 
 if TYPE_CHECKING:
     from .claims import Claim
@@ -302,18 +304,19 @@ def compute_cell(task: CellTask) -> dict:
     return {k: np.asarray(v, dtype=float) for k, v in out.items()}
 
 
-def timed_compute_cell(task: CellTask) -> tuple[dict, float]:
-    """compute_cell and its run time in seconds (measured where it ran)."""
+def timed_compute_cell(task: CellTask, limits: CellLimits | None = None) -> tuple[dict | CellFailure, float]:
+    """compute_cell and its run time in seconds (measured where it ran); under ``limits``, a CellFailure in place
+    of the outputs when a limit stopped the cell."""
     t0 = time.perf_counter()
-    out = compute_cell(task)
+    out = compute_cell(task) if limits is None else run_limited(compute_cell, limits, task)
     return out, time.perf_counter() - t0
 
 
-def iter_results(tasks: Iterable[CellTask], store, executor,
-                 progress: Callable[[int, int], None] | None = None) -> Iterator[tuple[str, dict, float]]:
+def iter_results(tasks: Iterable[CellTask], store, executor, progress: Callable[[int, int], None] | None = None,
+                 limits: CellLimits | None = None) -> Iterator[tuple[str, dict | CellFailure, float]]:
     """(key, outputs, compute seconds) once per distinct task key: cached cells first (0 s),
     then missing ones as they finish, each stored at once (an interruption loses only
-    running cells)."""
+    running cells). Under ``limits`` a cell a limit stopped comes as (key, CellFailure, seconds), not stored."""
     todo, cached = {}, {}
     for t in tasks:
         if t.key in todo or t.key in cached:
@@ -326,11 +329,13 @@ def iter_results(tasks: Iterable[CellTask], store, executor,
     total = len(todo)
     if progress and total:
         progress(0, total)
-    finished = executor.map_unordered(timed_compute_cell, list(todo.values())) if todo else iter(())
+    fn = partial(timed_compute_cell, limits=limits) if limits is not None and limits.active else timed_compute_cell
+    finished = executor.map_unordered(fn, list(todo.values())) if todo else iter(())
     for key, out in cached.items():  # workers already run the missing cells meanwhile
         yield key, out, 0.0
     for done, (task, (out, seconds)) in enumerate(finished, 1):
-        store.save_cell(task.key, out, {"sweep": task.sweep, "code_hash": task.code_hash})
+        if not isinstance(out, CellFailure):
+            store.save_cell(task.key, out, {"sweep": task.sweep, "code_hash": task.code_hash})
         if progress:
             progress(done, total)
         yield task.key, out, seconds

@@ -38,7 +38,7 @@ POWER = Sweep("toy.power", measure_power, {
 
 SLOW = Sweep("toy.slow", measure_slow, {
     "quick": Tier(Grid({"cell": list(range(12))}), 2, {"sleep": 0.25}),
-    "full": Tier(Grid({"cell": list(range(12))}), 2, {"sleep": 0.25})})
+    "full": Tier(Grid({"cell": list(range(12))}), 2, {"sleep": 0.25})}, work=lambda p: p["sleep"])
 
 BORDERLINE = Sweep("toy.borderline", measure_power, {
     "quick": Tier(Grid({"x": [1.0, 2.0, 4.0, 8.0]}), 4, {"exponent": 2.075, "n": 3}),

@@ -102,6 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "selected when none); alone, selects among all claims")
     cp.add_argument("--plan", action="store_true", help="dry run: list the checks, their cells and the estimated "
                     "compute time, then exit 0 without running or writing anything")
+    cp.add_argument("--cell-time", metavar="DURATION", help="stop a cell computing longer (seconds, or 90s, 30m, "
+                    "2h; none: no limit; default: 10x the plan's largest estimate, at least 10 min, when every cell "
+                    "has a measured or scaled estimate, else none); the run goes on without the claims using it")
+    cp.add_argument("--cell-memory", metavar="SIZE", help="stop a cell whose worker holds more resident memory "
+                    "(bytes, or 512M, 4G; none: no limit; default: this machine's memory over the workers)")
     loudness = cp.add_mutually_exclusive_group()
     loudness.add_argument("-v", "--verbose", action="count",
                           help="one line per check: outcome, estimate, interval, band")

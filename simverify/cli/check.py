@@ -15,7 +15,8 @@ from ..footprint import MAX_RUN_TASKS, check_tasks, check_workers
 from ..record import json_default
 from ..store import Store, check_tree_writable
 from .common import _controls_not_run, _controls_note, _note, _parse_set, _refused, _select, keyword_matcher
-from .plan import last_failed, plan_cost, print_plan, run_setting, save_last_failed, save_timings
+from .limits import cell_limits, parse_duration, parse_size
+from .plan import last_failed, plan_cost, plan_work, print_plan, run_setting, save_last_failed, save_timings
 from .report import _report
 from .terminal import Progress, Reporter
 
@@ -53,6 +54,10 @@ def _prepare(args):
     store's writability, reaches no scheduler and returns no executor."""
     claims = _select(args)
     overrides = _parse_set(args.set)
+    for raw, parse in ((getattr(args, "cell_time", None), parse_duration),
+                       (getattr(args, "cell_memory", None), parse_size)):
+        if raw is not None:
+            parse(raw)  # refused here, before any planning
     dry = getattr(args, "plan", False)
     with _refused():
         store = Store(args.store)
@@ -95,6 +100,27 @@ def _last_failed_only(claims: list, store: Store, tier: str) -> tuple[list, str]
                     f"{tier} (or the store records no run): running all of them")
 
 
+class _CellsStopped:
+    """``on_failure`` of a run: a line on stderr for the first cell of each sweep a limit stopped (which cell,
+    why, which checks are not run); ``summary()`` counts them all."""
+
+    def __init__(self):
+        self.count, self.sweeps = 0, set()
+
+    def __call__(self, task, failure, claim_ids: list[str]) -> None:
+        self.count += 1
+        if task.sweep in self.sweeps:
+            return
+        self.sweeps.add(task.sweep)
+        shown = ", ".join(f"{k}={v}" for k, v in task.params.items() if not isinstance(v, (list, dict)))
+        _note(f"a cell of {task.sweep} ({shown}; replicate {task.replicate}) {failure.reason}: not run: "
+              f"{', '.join(claim_ids)}")
+
+    def summary(self) -> str:
+        return (f"{self.count} cell{'s' * (self.count != 1)} stopped by the per-cell limits (--cell-time, "
+                "--cell-memory)")
+
+
 class _Stopped(Exception):
     """-x: leave the executor by an exception, so that it abandons the cells still running."""
 
@@ -106,19 +132,23 @@ def cmd_check(args) -> int:
     if getattr(args, "lf_note", None):
         _note(args.lf_note)
     skipped = _controls_not_run(args, claims)
+    workers = 1 if args.scheduler == "serial" else args.workers or os.cpu_count() or 1
+    cost = plan_cost(plans, store)
+    limits, limits_line = cell_limits(args.cell_time, args.cell_memory, cost, workers,
+                                      remote="://" in args.scheduler)
     if args.plan:
         _controls_note(skipped)
-        cost = plan_cost(plans, store)
         if args.json:
-            print(json.dumps({"tier": args.tier, **cost}, indent=1))
+            print(json.dumps({"tier": args.tier, **cost, "limits": {"seconds": limits.seconds,
+                                                                      "memory": limits.memory}}, indent=1))
         else:
-            workers = 1 if args.scheduler == "serial" else args.workers or os.cpu_count() or 1
-            print_plan(cost, args.tier, workers, id_width)
+            print_plan(cost, args.tier, workers, id_width, limits_line)
         return 0
     progress = Progress(sys.stderr.isatty() and not args.json)
     verbosity = (args.verbose or 0) - (args.quiet or 0)
     reporter = None if args.json else Reporter([c.id for c in claims], verbosity, progress)
     cells: list = []
+    stopped = _CellsStopped()
     first_unexpected = (lambda r: not as_expected(r)) if args.exitfirst else None
     records: list[dict] = []
     try:
@@ -126,14 +156,15 @@ def cmd_check(args) -> int:
             records = runner.check(claims, args.tier, store, executor, root_seed=args.seed,
                                    replicates=args.replicates, overrides=overrides, alpha=args.alpha, plans=plans,
                                    progress=progress, on_record=reporter, stop=first_unexpected,
-                                   on_cell=lambda task, seconds: cells.append((task, seconds)))
+                                   on_cell=lambda task, seconds: cells.append((task, seconds)),
+                                   limits=limits, on_failure=stopped)
             if len(records) < len(claims):
                 raise _Stopped
     except _Stopped:
         pass
     finally:
         with suppress(OSError):  # bookkeeping for --plan and --lf: never fails a run
-            save_timings(store, cells)
+            save_timings(store, cells, plan_work(plans))
     with suppress(OSError):
         save_last_failed(store, _setting(args, overrides), records)
     figure_workers = 1 if args.scheduler == "serial" else args.workers
@@ -142,7 +173,8 @@ def cmd_check(args) -> int:
     if args.json:
         print(json.dumps(records, indent=1, default=json_default))  # the verdict records (simverify.record)
     else:
-        reporter.finish(records, wall, not_run=len(claims) - len(records))
+        reporter.finish(records, wall, not_run=len(claims) - len(records),
+                        why_not_run=stopped.summary() if stopped.count else None)
     if report is not None:
         print(f"report: {report.paths[0]}", file=sys.stderr if args.json else sys.stdout)
     _controls_note(skipped)  # after the run: an interrupted run still ends in its one line

@@ -27,12 +27,41 @@ def _seconds_ok(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
 
 
-def read_timings(store: Store) -> dict[str, dict[str, float]]:
-    """The store's timings, well-formed entries only (per sweep, cell key -> finite seconds >= 0): a damaged file
-    costs estimates, never a run."""
+def read_timings(store: Store) -> dict[str, dict[str, tuple[float, float | None]]]:
+    """The store's timings, well-formed entries only: per sweep, cell key -> (finite seconds >= 0 of one task, its
+    declared work or None). An entry is a number (seconds) or {"seconds": s, "work": w}. A damaged file costs
+    estimates, never a run."""
     raw = _read_json(store.root / TIMINGS, {})
-    return {name: {k: float(v) for k, v in t.items() if isinstance(k, str) and _seconds_ok(v)}
-            for name, t in raw.items() if isinstance(name, str) and isinstance(t, dict)}
+    out: dict[str, dict[str, tuple[float, float | None]]] = {}
+    for name, t in raw.items():
+        if not (isinstance(name, str) and isinstance(t, dict)):
+            continue
+        entries = {}
+        for k, v in t.items():
+            if isinstance(v, dict):
+                seconds, work = v.get("seconds"), v.get("work")
+                work = float(work) if _seconds_ok(work) and work > 0 else None
+            else:
+                seconds, work = v, None
+            if isinstance(k, str) and _seconds_ok(seconds):
+                entries[k] = (float(seconds), work)
+        out[name] = entries
+    return out
+
+
+def task_work(claim, params: dict) -> float | None:
+    """The declared work of one task of ``claim`` at ``params`` (its sweep's ``work``, else its paper's footprint),
+    or None where nothing is declared or the declaration fails on these parameters."""
+    try:
+        if claim.sweep.work is not None:
+            work = claim.sweep.work(params)
+        elif claim.footprint is not None:
+            work = claim.footprint(params).work
+        else:
+            return None
+    except Exception:  # an estimate only: a declaration that cannot price these parameters prices nothing
+        return None
+    return float(work) if _seconds_ok(work) and work > 0 else None
 
 
 def read_last_failed(store: Store) -> dict[str, list[str]]:
@@ -46,19 +75,26 @@ def _params_key(task) -> str:
     return keys.digest(task.params, 8)
 
 
-def save_timings(store: Store, cells: list) -> None:
+def save_timings(store: Store, cells: list, work: dict[str, float | None] | None = None) -> None:
     """Merge the compute seconds of this run's (task, seconds) into the store's timings: per sweep and cell
-    parameters, the mean seconds of one task (replicate) as last measured."""
+    parameters, the mean seconds of one task (replicate) as last measured, with the task's declared work where
+    ``work`` (task key -> work) has it (what --plan scales to cells never timed)."""
     if not cells:
         return
     seen: dict[str, dict[str, list[float]]] = {}
+    work_of: dict[str, float | None] = {}
     for task, seconds in cells:
-        seen.setdefault(task.sweep, {}).setdefault(_params_key(task), []).append(seconds)
+        k = _params_key(task)
+        seen.setdefault(task.sweep, {}).setdefault(k, []).append(seconds)
+        work_of[k] = (work or {}).get(task.key)
     path = store.root / TIMINGS
-    timings = read_timings(store)
+    timings = {name: {k: v if w is None else {"seconds": v, "work": w} for k, (v, w) in t.items()}
+               for name, t in read_timings(store).items()}
     for name, by_params in seen.items():
         entry = timings.setdefault(name, {})
-        entry.update({k: round(sum(v) / len(v), 6) for k, v in by_params.items()})
+        for k, v in by_params.items():
+            mean = round(sum(v) / len(v), 6)
+            entry[k] = mean if work_of[k] is None else {"seconds": mean, "work": work_of[k]}
     text = json.dumps(timings, sort_keys=True)
     atomic_write(path, lambda tmp: Path(tmp).write_text(text))
 
@@ -87,33 +123,62 @@ def last_failed(store: Store, tier: str) -> set[str]:
     return set(read_last_failed(store).get(tier, []))
 
 
+def plan_work(plans: list) -> dict[str, float | None]:
+    """Task key -> its declared work (``task_work``), for every task of ``plans``."""
+    out: dict[str, float | None] = {}
+    for p in plans:
+        by_params: dict[str, float | None] = {}
+        for t in p.tasks:
+            if t.key not in out:
+                pk = _params_key(t)
+                if pk not in by_params:
+                    by_params[pk] = task_work(p.claim, t.params)
+                out[t.key] = by_params[pk]
+    return out
+
+
+def _scaled(entries: dict[str, tuple[float, float | None]], work: float | None) -> float | None:
+    """Seconds of a task of declared ``work``: the timed cell of its sweep nearest in log work, times the work
+    ratio (None when the task or no timed cell declares work)."""
+    if work is None:
+        return None
+    timed = [(abs(math.log(work / w)), s * work / w) for s, w in entries.values() if w]
+    return min(timed)[1] if timed else None
+
+
 def plan_cost(plans: list, store: Store) -> dict:
     """What a run would compute, before any work: per claim its cells, tasks (cells x replicates), those the
     store holds (no cost), and the estimated compute seconds of the others: "measured" from the store's timings
-    of the same sweep and cell parameters, else "crude" (the sweep's mean task time, else the most seconds per task
-    of the claim's stored verdict records), else "unknown"."""
+    of the same sweep and cell parameters, else "scaled" (a timed cell of the sweep times the ratio of declared
+    work: ``Sweep.work`` or the paper's footprint), else "crude" (the sweep's mean task time, else the most seconds
+    per task of the claim's stored verdict records), else "unknown"."""
     timings = read_timings(store)
-    means = {name: sum(t.values()) / len(t) for name, t in timings.items() if t}
+    means = {name: sum(s for s, _ in t.values()) / len(t) for name, t in timings.items() if t}
+    work = plan_work(plans)
     seen: dict[str, tuple[bool, float | None, str]] = {}  # key -> (stored, seconds, basis)
     recorded: dict[str, float] | None = None
 
-    def cost(task, claim_id: str):
+    def estimate(task, claim_id: str) -> tuple[float | None, str]:
         nonlocal recorded
+        entries = timings.get(task.sweep) or {}
+        measured = entries.get(_params_key(task))
+        if measured is not None:
+            return measured[0], "measured"
+        scaled = _scaled(entries, work[task.key])
+        if scaled is not None:
+            return scaled, "scaled"
+        if task.sweep in means:
+            return means[task.sweep], "crude"
+        if recorded is None:
+            recorded = _seconds_per_task_recorded(store)
+        return (recorded[claim_id], "crude") if claim_id in recorded else (None, "unknown")
+
+    def cost(task, claim_id: str):
         if task.key not in seen:
             if store.cell_path(task.key).exists():
                 seen[task.key] = (True, 0.0, "stored")
             else:
-                measured = (timings.get(task.sweep) or {}).get(_params_key(task))
-                if measured is None and task.sweep not in means and recorded is None:
-                    recorded = _seconds_per_task_recorded(store)
-                if measured is not None:
-                    seen[task.key] = (False, float(measured), "measured")
-                elif task.sweep in means:
-                    seen[task.key] = (False, means[task.sweep], "crude")
-                elif claim_id in (recorded or {}):
-                    seen[task.key] = (False, recorded[claim_id], "crude")
-                else:
-                    seen[task.key] = (False, None, "unknown")
+                seen[task.key] = (False, *estimate(task, claim_id))
         return seen[task.key]
 
     rows = []
@@ -132,8 +197,11 @@ def plan_cost(plans: list, store: Store) -> dict:
     total = {"checks": len(plans), "tasks": len(seen), "stored": sum(v[0] for v in seen.values()),
              "to_compute": sum(not v[0] for v in seen.values()),
              "measured_s": sum(v[1] for v in seen.values() if v[2] == "measured"),
+             "scaled_s": sum(v[1] for v in seen.values() if v[2] == "scaled"),
              "crude_s": sum(v[1] for v in seen.values() if v[2] == "crude"),
-             "unknown_tasks": sum(v[2] == "unknown" for v in seen.values())}
+             "unknown_tasks": sum(v[2] == "unknown" for v in seen.values()),
+             "estimated_tasks": sum(v[2] in ("measured", "scaled") for v in seen.values()),
+             "largest_s": max((v[1] for v in seen.values() if v[2] in ("measured", "scaled")), default=None)}
     return {"claims": rows, "total": total}
 
 
@@ -158,9 +226,11 @@ def _seconds(s: float) -> str:
     return f"{s:.0f} s" if s < 600 else f"{s / 60:.1f} min" if s < 36000 else f"{s / 3600:.1f} h"
 
 
-def print_plan(cost: dict, tier: str, workers: int, id_width: int) -> None:
-    basis_text = {"stored": "all stored", "measured": "measured", "crude": "crude: other cells' or runs' times",
-                  "unknown": "unknown: no timing of this sweep in the store", "mixed": "measured, crude or unknown"}
+def print_plan(cost: dict, tier: str, workers: int, id_width: int, limits_line: str = "") -> None:
+    basis_text = {"stored": "all stored", "measured": "measured", "scaled": "scaled: a timed cell x the work ratio",
+                  "crude": "crude: other cells' or runs' times",
+                  "unknown": "unknown: no timing of this sweep in the store",
+                  "mixed": "measured, scaled, crude or unknown"}
     for r in cost["claims"]:
         if r["to_compute"] == 0:
             est = "0 s"
@@ -173,10 +243,12 @@ def print_plan(cost: dict, tier: str, workers: int, id_width: int) -> None:
         print(f"{r['id']:<{id_width}} {r['cells']:>6} cells x {r['replicates']:<4} {r['tasks']:>7} tasks, "
               f"{r['stored']:>7} stored, {r['to_compute']:>7} to compute  {est:<12} ({basis_text[r['basis']]})")
     t = cost["total"]
-    known = t["measured_s"] + t["crude_s"]
+    known = t["measured_s"] + t["scaled_s"] + t["crude_s"]
     line = (f"plan: {t['checks']} check{'s' * (t['checks'] != 1)}, tier {tier}: {t['tasks']} distinct tasks "
             f"(cells x replicates), {t['stored']} stored, "
             f"{t['to_compute']} to compute; estimated compute {_seconds(t['measured_s'])} measured")
+    if t["scaled_s"]:
+        line += f" + {_seconds(t['scaled_s'])} scaled"
     if t["crude_s"]:
         line += f" + {_seconds(t['crude_s'])} crude"
     if t["unknown_tasks"]:
@@ -188,4 +260,6 @@ def print_plan(cost: dict, tier: str, workers: int, id_width: int) -> None:
     if t["crude_s"]:  # e.g. the full tier's cells priced at the quick tier's times: the papers' sizes cost far more
         print("note: crude estimates price a cell at other cells' times of its sweep (another tier's, smaller sizes); "
               "at larger sizes they can be orders of magnitude low")
+    if limits_line:
+        print(limits_line)
     print("nothing was run or written (--plan)")

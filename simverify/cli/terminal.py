@@ -118,7 +118,8 @@ def detail_lines(r: dict) -> list[str]:
 _PLURAL = {"erratum": "errata"}
 
 
-def summary_line(records: list[dict], wall: float | None = None, not_run: int = 0) -> str:
+def summary_line(records: list[dict], wall: float | None = None, not_run: int = 0,
+                 why_not_run: str | None = None) -> str:
     bad = sum(not as_expected(r) for r in records)
     text = f"{len(records) - bad} as expected, {bad} not as expected"
     kinds: dict[str, int] = {}
@@ -129,7 +130,7 @@ def summary_line(records: list[dict], wall: float | None = None, not_run: int = 
     if kinds:
         text += "; findings: " + ", ".join(f"{n} {_PLURAL.get(k, k) if n > 1 else k}" for k, n in kinds.items())
     if not_run:
-        text += f"; stopped at the first not as expected (-x), {not_run} not run"
+        text += f"; {why_not_run or 'stopped at the first not as expected (-x)'}, {not_run} not run"
     return text + (f"; wall {wall:.1f} s" if wall is not None else "")
 
 
@@ -192,7 +193,8 @@ class Reporter:
         self.done += 1
         self._write(text + char, line + char)
 
-    def finish(self, records: list[dict], wall: float | None = None, not_run: int = 0) -> None:
+    def finish(self, records: list[dict], wall: float | None = None, not_run: int = 0,
+               why_not_run: str | None = None) -> None:
         """End the character line, print the details and the summary line."""
         if self.progress is not None and self.progress.shared is not None:
             self.progress.clear()
@@ -211,6 +213,6 @@ class Reporter:
                 lines += [result_line(r, self.id_width), *detail_lines(r)]
         if found or (bad and self.verbosity >= 0):
             lines.append("")
-        lines.append(summary_line(records, wall, not_run))
+        lines.append(summary_line(records, wall, not_run, why_not_run))
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()

@@ -108,6 +108,26 @@ def test_plan_with_crude_estimates_warns_they_can_be_far_too_low_and_one_without
     assert code == 0 and " crude" not in out and warning not in out
 
 
+def test_plan_scales_timed_cells_by_the_declared_work_to_price_cells_never_timed(tmp_path, capsys):
+    store = tmp_path / "s"  # toy.slow declares work = its sleep: a cell of sleep 1 costs 100 timed cells of 0.01
+    main(capsys, "check", "toy.slow", "--set", "sleep=0.01", "--scheduler", "serial", "--store", str(store))
+    entries = json.loads((store / "timings.json").read_text())["toy.slow"].values()
+    assert all(e["work"] == 0.01 and 0.01 <= e["seconds"] < 0.5 for e in entries) and len(entries) == 12
+    code, out, _ = main(capsys, "check", "toy.slow", "--set", "sleep=1.0", "--plan", "--json", "--store", str(store))
+    row = json.loads(out)["claims"][0]
+    assert code == 0 and (row["basis"], row["to_compute"], row["unknown_tasks"]) == ("scaled", 24, 0)
+    assert 24 * 1.0 <= row["seconds"] <= 24 * 1.0 * 2  # 100 x the timed seconds: the sleep plus any overhead
+    code, out, _ = main(capsys, "check", "toy.slow", "--set", "sleep=1.0", "--plan", "--store", str(store))
+    assert "scaled: a timed cell x the work ratio" in out and " scaled;" in out.splitlines()[-2]
+
+
+def test_timings_of_the_old_number_form_and_damaged_work_still_give_measured_estimates(tmp_path):
+    from simverify.cli.plan import TIMINGS, read_timings
+    (tmp_path / TIMINGS).write_text('{"a": {"k1": 2.5, "k2": {"seconds": 1.0, "work": 3}, "k3": {"seconds": 1.0, '
+                                    '"work": -1}, "k4": {"work": 2}, "k5": {"seconds": "x"}}}')
+    assert read_timings(Store(tmp_path)) == {"a": {"k1": (2.5, None), "k2": (1.0, 3.0), "k3": (1.0, None)}}
+
+
 def test_report_option_prints_where_the_report_was_written_last(tmp_path, capsys):
     code, out, _ = main(capsys, "check", "toy.power", "--scheduler", "serial", "--store", str(tmp_path / "s"),
                         "--report", str(tmp_path / "rep"))

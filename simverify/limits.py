@@ -1,0 +1,118 @@
+"""Per-cell limits: a cell that computes past its time limit, or whose process holds more resident memory than its
+ceiling, is stopped and reported, and the run goes on with the other cells (docs/cli.md, "Limits").
+
+A watchdog thread beside the cell looks at the clock and the process's resident memory every ``POLL_S`` and, past
+a limit, raises ``LimitExceeded`` in the cell's thread. Python delivers it at the cell's next bytecode, so a cell
+inside one long compiled kernel stops when that kernel returns; in a pool worker (never in the caller's own
+process), a cell still running ``HARD_GRACE_S`` after that ends the worker, and the run stops as for any worker
+that dies.
+"""
+from __future__ import annotations
+
+import ctypes
+import multiprocessing as mp
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+POLL_S = 0.05
+HARD_GRACE_S = 60.0
+
+
+@dataclass(frozen=True)
+class CellLimits:
+    """``seconds``: compute (wall) seconds of one cell; ``memory``: resident bytes of the process running it (its
+    imports and earlier cells' leftovers included). None: no limit."""
+    seconds: float | None = None
+    memory: float | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.seconds is not None or self.memory is not None
+
+
+@dataclass(frozen=True)
+class CellFailure:
+    """What stopped a cell: ``reason`` is one line ("ran past its time limit of 600 s")."""
+    reason: str
+
+
+class LimitExceeded(BaseException):
+    """Raised in a cell's thread by its watchdog (a BaseException, so that a measure's ``except Exception``
+    cannot swallow it)."""
+
+
+def resident_bytes() -> float | None:
+    """This process's resident memory in bytes (None where /proc is not available)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return float(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _raise_in(thread_id: int, exc: type | None) -> None:
+    """Schedule ``exc`` (None: clear a scheduled one) in the thread ``thread_id``."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
+                                               ctypes.py_object(exc) if exc is not None else None)
+
+
+class _Watchdog:
+    def __init__(self, limits: CellLimits, show_bytes: Callable[[float], str]):
+        self.limits, self.show_bytes = limits, show_bytes
+        self.target = threading.get_ident()
+        self.lock, self.done, self.stop = threading.Lock(), False, threading.Event()
+        self.reason: str | None = None
+        self.start = time.perf_counter()
+        self.thread = threading.Thread(target=self._watch, name="cell-watchdog", daemon=True)
+
+    def _over(self) -> str | None:
+        lim = self.limits
+        if lim.seconds is not None and time.perf_counter() - self.start > lim.seconds:
+            return f"ran past its time limit of {lim.seconds:g} s"
+        rss = resident_bytes() if lim.memory is not None else None
+        if rss is not None and rss > lim.memory:
+            return (f"held {self.show_bytes(rss)} of resident memory, past its ceiling of "
+                    f"{self.show_bytes(lim.memory)}")
+        return None
+
+    def _watch(self) -> None:
+        while not self.stop.wait(POLL_S):
+            reason = self._over()
+            if reason is None:
+                continue
+            with self.lock:
+                if self.done:
+                    return
+                self.reason = reason
+                _raise_in(self.target, LimitExceeded)
+            if not self.stop.wait(HARD_GRACE_S) and mp.parent_process() is not None:
+                os._exit(3)  # a pool worker stuck in one kernel: the run stops as for a worker that died
+            return
+
+    def finish(self) -> None:
+        with self.lock:
+            self.done = True
+            if self.reason is not None:
+                _raise_in(self.target, None)  # not delivered yet: cleared, and raised below instead
+        self.stop.set()
+
+
+def run_limited(fn: Callable[..., Any], limits: CellLimits, *args) -> Any:
+    """``fn(*args)`` under ``limits``; returns its result, or a CellFailure when a limit stopped it."""
+    from .footprint import human_bytes
+    if not limits.active:
+        return fn(*args)
+    dog = _Watchdog(limits, human_bytes)
+    dog.thread.start()
+    try:
+        try:
+            return fn(*args)
+        finally:
+            dog.finish()
+    except LimitExceeded:  # delivered in fn, or in finish() before it took the lock: finish again (idempotent)
+        dog.finish()
+        return CellFailure(dog.reason or "stopped by its limits")

@@ -1,0 +1,118 @@
+"""Per-cell limits: a cell past its time limit or memory ceiling is stopped, the run goes on without the claims that
+need it, and the limits are stated in the plan and refused when malformed."""
+import json
+import time
+
+import numpy as np
+import pytest
+
+from simverify.cli import main as cli_main
+from simverify.limits import CellFailure, CellLimits, run_limited
+
+
+def _sleeps(n: int, step: float = 0.02) -> int:
+    for _ in range(n):
+        time.sleep(step)
+    return n
+
+
+def _swallows(n: int) -> int:
+    """A measure that catches every Exception: the limit must still stop it."""
+    for _ in range(n):
+        try:
+            time.sleep(0.02)
+        except Exception:
+            pass
+    return n
+
+
+def _grows(n: int) -> int:
+    held = []
+    for _ in range(n):
+        held.append(np.ones(2_500_000))  # 20 MB each, touched
+        time.sleep(0.01)
+    return len(held)
+
+
+def test_a_cell_past_its_time_limit_is_stopped_soon_after_and_one_within_it_returns_its_result():
+    t0 = time.perf_counter()
+    out = run_limited(_sleeps, CellLimits(seconds=0.2), 500)
+    assert isinstance(out, CellFailure) and out.reason == "ran past its time limit of 0.2 s"
+    assert time.perf_counter() - t0 < 1.0
+    assert run_limited(_sleeps, CellLimits(seconds=30.0), 3) == 3
+    assert run_limited(_sleeps, CellLimits(), 3) == 3  # no limit: called directly
+
+
+def test_a_measure_that_catches_every_exception_cannot_swallow_its_limit():
+    out = run_limited(_swallows, CellLimits(seconds=0.2), 500)
+    assert isinstance(out, CellFailure) and "time limit" in out.reason
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/statm"), reason="needs /proc")
+def test_a_cell_whose_process_grows_past_the_memory_ceiling_is_stopped_naming_both_sizes():
+    from simverify.limits import resident_bytes
+    ceiling = resident_bytes() + 200e6
+    out = run_limited(_grows, CellLimits(memory=ceiling), 100)  # would grow by 2 GB
+    assert isinstance(out, CellFailure) and "of resident memory, past its ceiling of" in out.reason
+
+
+def test_no_limit_exception_reaches_the_caller_after_a_cell_finished_in_time():
+    for _ in range(20):  # a limit that expires as the cell ends: a result or a failure, never a stray exception
+        out = run_limited(_sleeps, CellLimits(seconds=0.06), 3)
+        assert out == 3 or isinstance(out, CellFailure)
+        time.sleep(0.1)  # a scheduled exception would be delivered here
+
+
+def _main(capsys, *args):
+    code = cli_main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_run_whose_cells_pass_the_time_limit_goes_on_without_their_claim_stores_none_of_them_and_says_so(
+        tmp_path, capsys):
+    store = tmp_path / "s"
+    code, out, err = _main(capsys, "check", "toy.slow", "toy.power", "--cell-time", "0.1", "--scheduler", "serial",
+                           "--store", str(store))
+    assert code == 1
+    assert "24 cells stopped by the per-cell limits (--cell-time, --cell-memory), 1 not run" in out
+    assert "1 as expected" in out  # toy.power ran and was judged
+    stopped = [x for x in err.splitlines() if "ran past its time limit of 0.1 s" in x]
+    assert len(stopped) == 1 and stopped[0].endswith("not run: toy.slow")  # one line per sweep, not per cell
+    code, out, _ = _main(capsys, "check", "toy.slow", "--plan", "--json", "--store", str(store))
+    assert json.loads(out)["claims"][0]["stored"] == 0  # no stopped cell was stored
+
+
+def test_limits_do_not_change_the_results_of_cells_within_them(tmp_path, capsys):
+    runs = []
+    for i, extra in enumerate(([], ["--cell-time", "1h", "--cell-memory", "100G"])):
+        code, out, _ = _main(capsys, "check", "toy.power", "--json", "--scheduler", "serial", "--store",
+                             str(tmp_path / f"s{i}"), *extra)
+        assert code == 0
+        runs.append([(r["estimate"], r["ci"]) for r in json.loads(out)])
+    assert runs[0] == runs[1]
+
+
+def test_the_plan_states_the_limits_and_defaults_the_time_limit_from_measured_estimates(tmp_path, capsys):
+    store = str(tmp_path / "s")
+    code, out, _ = _main(capsys, "check", "toy.power", "--plan", "--store", store)
+    assert "per-cell limits: no time limit (some cells have no measured or scaled estimate; set --cell-time)" in out
+    assert _main(capsys, "check", "toy.power", "--scheduler", "serial", "--store", store)[0] == 0
+    code, out, _ = _main(capsys, "check", "toy.power", "--seed", "3", "--plan", "--store", store)
+    assert "per-cell limits: 600 s of compute (10x the largest estimate of one cell, at least 600 s)" in out
+    code, out, _ = _main(capsys, "check", "toy.power", "--seed", "3", "--plan", "--json", "--cell-time", "90m",
+                         "--cell-memory", "2G", "--store", store)
+    assert json.loads(out)["limits"] == {"seconds": 5400.0, "memory": 2.0 * 2 ** 30}
+    code, out, _ = _main(capsys, "check", "toy.power", "--seed", "3", "--plan", "--json", "--cell-time", "none",
+                         "--cell-memory", "none", "--store", store)
+    assert json.loads(out)["limits"] == {"seconds": None, "memory": None}
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--cell-time", "5x"], "--cell-time must be a positive duration"),
+    (["--cell-time", "0"], "--cell-time must be a positive duration"),
+    (["--cell-time", "nan"], "--cell-time must be a positive duration"),
+    (["--cell-memory", "4Q"], "--cell-memory must be a positive size"),
+    (["--cell-memory", "1e999"], "--cell-memory must be a positive size")])
+def test_malformed_limits_are_refused_in_one_line_before_any_work(check_refused_at_plan, args, needle):
+    check_refused_at_plan(["toy.power", *args], needle)
