@@ -21,17 +21,36 @@ ENVIRONMENT = ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "
                "NUMBA_CPU_FEATURES", "NPY_DISABLE_CPU_FEATURES")
 
 
-def cpu_flags() -> str:
-    """The numerically relevant CPU flags present, in NUMERIC_FLAGS order, and the absent x86 ones
-    ("avx2 fma; no avx512f"); "not recorded" where /proc/cpuinfo cannot be read."""
-    flags: set[str] = set()
+PINNED_CORETYPE = "Haswell"  # OpenBLAS's AVX2 + FMA kernels, which every x86-64 host with AVX2 and FMA can run
+
+
+def _cpu_flag_set() -> set[str]:
+    """The CPU's flags from /proc/cpuinfo (empty where it cannot be read)."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith(("flags", "Features")):
-                flags = set(line.split(":", 1)[1].split())
-                break
+                return set(line.split(":", 1)[1].split())
     except OSError:
         pass
+    return set()
+
+
+def pin_blas_kernels(environ=os.environ) -> None:
+    """Set OPENBLAS_CORETYPE to PINNED_CORETYPE on an x86-64 host with AVX2 and FMA, unless it is set: OpenBLAS
+    loaded afterwards (in this process before NumPy's import, in worker processes started afterwards) runs the same
+    kernels on Intel and AMD hosts alike. Without it OpenBLAS picks by CPU (SkylakeX on an AVX-512 Xeon, Haswell on
+    an AVX-512 EPYC), and three TREC error counts of the crowd paper differed by one or two items between the two
+    (docs/cli.md, "The same bits on any host")."""
+    if "OPENBLAS_CORETYPE" in environ or platform.machine() not in ("x86_64", "AMD64"):
+        return
+    if {"avx2", "fma"} <= _cpu_flag_set():
+        environ["OPENBLAS_CORETYPE"] = PINNED_CORETYPE
+
+
+def cpu_flags() -> str:
+    """The numerically relevant CPU flags present, in NUMERIC_FLAGS order, and the absent x86 ones
+    ("avx2 fma; no avx512f"); "not recorded" where /proc/cpuinfo cannot be read."""
+    flags = _cpu_flag_set()
     if not flags:
         return "not recorded"
     present = [f for f in NUMERIC_FLAGS if f in flags]
