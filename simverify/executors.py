@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
-from .hostinfo import pin_blas_kernels
+from .hostinfo import pin_blas_kernels, unpinned_kernels
 
 PARENT_POLL_S = 0.5     # how often a pool worker looks whether its parent is still alive
 CONNECT_TIMEOUT_S = 2.0  # reachability probe of a scheduler address
@@ -46,10 +46,29 @@ class Executor:
         self.close(abort=exc_type is not None)
 
 
+_UNPINNED_WARNED = False
+
+
+def _warn_unpinned() -> None:
+    """Once per process: say when cells computed here run other OpenBLAS kernels than the pinned ones."""
+    global _UNPINNED_WARNED
+    if _UNPINNED_WARNED:
+        return
+    _UNPINNED_WARNED = True
+    other = unpinned_kernels()
+    if other:
+        import warnings
+        warnings.warn(f"OpenBLAS was loaded with its {', '.join(other)} kernels before simverify set "
+                      f"OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']}: cells computed in this process may differ "
+                      "in their last digits from other hosts' (import simverify before NumPy, or set the variable "
+                      "before starting Python)", RuntimeWarning, stacklevel=3)
+
+
 class SerialExecutor(Executor):
     name = "serial"
 
     def map_unordered(self, fn: Callable, tasks: Iterable) -> Iterator:
+        _warn_unpinned()
         for t in tasks:
             yield t, fn(t)
 

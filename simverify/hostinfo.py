@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import platform
+from collections.abc import MutableMapping
 from pathlib import Path
 
 # the CPU flags that change which kernels BLAS and LLVM run (and so the order of floating-point sums)
@@ -35,16 +36,28 @@ def _cpu_flag_set() -> set[str]:
     return set()
 
 
-def pin_blas_kernels(environ=os.environ) -> None:
+def pin_blas_kernels(environ: MutableMapping[str, str] = os.environ) -> None:
     """Set OPENBLAS_CORETYPE to PINNED_CORETYPE on an x86-64 host with AVX2 and FMA, unless it is set: OpenBLAS
     loaded afterwards (in this process before NumPy's import, in worker processes started afterwards) runs the same
-    kernels on Intel and AMD hosts alike. Without it OpenBLAS picks by CPU (SkylakeX on an AVX-512 Xeon, Haswell on
-    an AVX-512 EPYC), and three TREC error counts of the crowd paper differed by one or two items between the two
-    (docs/cli.md, "The same bits on any host")."""
+    kernels on Intel and AMD hosts alike. Without it OpenBLAS picks by CPU (SkylakeX on an AVX-512 Xeon, Haswell or
+    SkylakeX on an AVX-512 EPYC, from one session to the next), and three TREC error counts of the crowd paper
+    differed by one or two items between the two (docs/cli.md, "The same bits on any host")."""
     if "OPENBLAS_CORETYPE" in environ or platform.machine() not in ("x86_64", "AMD64"):
         return
     if {"avx2", "fma"} <= _cpu_flag_set():
         environ["OPENBLAS_CORETYPE"] = PINNED_CORETYPE
+
+
+def unpinned_kernels() -> list[str]:
+    """The core types of the OpenBLAS libraries loaded in this process that differ from OPENBLAS_CORETYPE as set
+    now: libraries loaded before pin_blas_kernels ran (NumPy imported before simverify). Empty when none differ or
+    the variable is unset."""
+    wanted = os.environ.get("OPENBLAS_CORETYPE", "").strip().lower()
+    if not wanted:
+        return []
+    from threadpoolctl import threadpool_info
+    return sorted({str(i.get("architecture")) for i in threadpool_info()
+                   if i.get("internal_api") == "openblas" and str(i.get("architecture", "")).lower() != wanted})
 
 
 def cpu_flags() -> str:

@@ -2,16 +2,17 @@
 ceiling, is stopped and reported, and the run goes on with the other cells (docs/cli.md, "Limits").
 
 A watchdog thread beside the cell looks at the clock and the process's resident memory every ``POLL_S`` and, past
-a limit, raises ``LimitExceeded`` in the cell's thread. Python delivers it at the cell's next bytecode, so a cell
-inside one long compiled kernel stops when that kernel returns; in a pool worker (never in the caller's own
-process), a cell still running ``HARD_GRACE_S`` after that ends the worker, and the run stops as for any worker
+a limit, raises ``LimitExceeded`` in the cell's thread, again every ``POLL_S`` until the cell has ended (a measure,
+or a library callback, that swallows one is hit by the next). Python delivers it at the cell's next bytecode, so a
+cell inside one long compiled kernel stops when that kernel returns. With ``hard_exit`` (the process pool's
+workers, never the caller's own process nor a Dask worker, whose nanny would restart and retry it) a cell still
+running ``HARD_GRACE_S`` after its limit ends its worker with a line on stderr, and the run stops as for any worker
 that dies.
 """
-from __future__ import annotations
-
 import ctypes
 import multiprocessing as mp
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -25,9 +26,11 @@ HARD_GRACE_S = 60.0
 @dataclass(frozen=True)
 class CellLimits:
     """``seconds``: compute (wall) seconds of one cell; ``memory``: resident bytes of the process running it (its
-    imports and earlier cells' leftovers included). None: no limit."""
+    imports and earlier cells' leftovers included). None: no limit. ``hard_exit``: a cell that does not stop
+    within HARD_GRACE_S of its limit ends the process (set only for pool workers)."""
     seconds: float | None = None
     memory: float | None = None
+    hard_exit: bool = False
 
     @property
     def active(self) -> bool:
@@ -66,6 +69,7 @@ class _Watchdog:
         self.target = threading.get_ident()
         self.lock, self.done, self.stop = threading.Lock(), False, threading.Event()
         self.reason: str | None = None
+        self.hit_at: float | None = None
         self.start = time.perf_counter()
         self.thread = threading.Thread(target=self._watch, name="cell-watchdog", daemon=True)
 
@@ -81,38 +85,60 @@ class _Watchdog:
 
     def _watch(self) -> None:
         while not self.stop.wait(POLL_S):
-            reason = self._over()
+            reason = self.reason or self._over()
             if reason is None:
                 continue
             with self.lock:
                 if self.done:
                     return
                 self.reason = reason
-                _raise_in(self.target, LimitExceeded)
-            if not self.stop.wait(HARD_GRACE_S) and mp.parent_process() is not None:
-                os._exit(3)  # a pool worker stuck in one kernel: the run stops as for a worker that died
-            return
+                _raise_in(self.target, LimitExceeded)  # again each poll until the cell has ended
+            if (self.limits.hard_exit and mp.parent_process() is not None
+                    and time.perf_counter() - self.first_hit() > HARD_GRACE_S):
+                sys.stderr.write(f"simverify: a cell {reason} and did not stop within {HARD_GRACE_S:g} s (inside one "
+                                 "compiled kernel?): its worker is ended\n")
+                sys.stderr.flush()
+                os._exit(3)
+
+    def first_hit(self) -> float:
+        """When the limit was first seen passed (perf_counter seconds)."""
+        if self.hit_at is None:
+            self.hit_at = time.perf_counter()
+        return self.hit_at
 
     def finish(self) -> None:
         with self.lock:
             self.done = True
             if self.reason is not None:
-                _raise_in(self.target, None)  # not delivered yet: cleared, and raised below instead
+                _raise_in(self.target, None)  # not delivered yet: cleared (the cell is reported stopped anyway)
         self.stop.set()
 
 
+def _settle(dog: _Watchdog) -> None:
+    """dog.finish(), again if a stop raised before it took its lock arrives meanwhile (re-raises come POLL_S apart)."""
+    while True:
+        try:
+            dog.finish()
+            return
+        except LimitExceeded:
+            pass
+
+
 def run_limited(fn: Callable[..., Any], limits: CellLimits, *args) -> Any:
-    """``fn(*args)`` under ``limits``; returns its result, or a CellFailure when a limit stopped it."""
+    """``fn(*args)`` under ``limits``; returns its result, or a CellFailure when a limit was passed (also when fn
+    swallowed the stop and returned: a cell past its limit is never reported as done)."""
     from .footprint import human_bytes
     if not limits.active:
         return fn(*args)
     dog = _Watchdog(limits, human_bytes)
     dog.thread.start()
+    out = None
     try:
         try:
-            return fn(*args)
+            out = fn(*args)
         finally:
-            dog.finish()
-    except LimitExceeded:  # delivered in fn, or in finish() before it took the lock: finish again (idempotent)
-        dog.finish()
-        return CellFailure(dog.reason or "stopped by its limits")
+            _settle(dog)
+    except LimitExceeded:  # delivered in fn, or as the finally clause began
+        _settle(dog)
+    dog.thread.join()
+    return out if dog.reason is None else CellFailure(dog.reason)

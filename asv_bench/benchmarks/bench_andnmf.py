@@ -114,7 +114,8 @@ def _sweeps(make, X, n):
 
 
 class PerSweep:
-    """One sweep (iteration) of our MU and HALS against scikit-learn's mu and cd, and one AND stage."""
+    """One sweep (iteration) of our MU and HALS against scikit-learn's mu and cd, one ANLS sweep against one HALS
+    sweep, and one AND stage."""
     timeout = 1800
     number, repeat, rounds = 1, 1, 1
     SWEEPS = 5

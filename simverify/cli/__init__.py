@@ -106,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "2h; none: no limit; default: 10x the plan's largest estimate, at least 10 min, when every cell "
                     "has a measured or scaled estimate, else none); the run goes on without the claims using it")
     cp.add_argument("--cell-memory", metavar="SIZE", help="stop a cell whose worker holds more resident memory "
-                    "(bytes, or 512M, 4G; none: no limit; default: this machine's memory over the workers)")
+                    "(bytes, or 512M, 4G; none: no limit; default: this machine's memory over the workers, none on a "
+                    "remote cluster)")
     loudness = cp.add_mutually_exclusive_group()
     loudness.add_argument("-v", "--verbose", action="count",
                           help="one line per check: outcome, estimate, interval, band")

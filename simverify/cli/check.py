@@ -105,10 +105,11 @@ class _CellsStopped:
     why, which checks are not run); ``summary()`` counts them all."""
 
     def __init__(self):
-        self.count, self.sweeps = 0, set()
+        self.count, self.sweeps, self.claims = 0, set(), set()
 
     def __call__(self, task, failure, claim_ids: list[str]) -> None:
         self.count += 1
+        self.claims.update(claim_ids)
         if task.sweep in self.sweeps:
             return
         self.sweeps.add(task.sweep)
@@ -133,9 +134,10 @@ def cmd_check(args) -> int:
         _note(args.lf_note)
     skipped = _controls_not_run(args, claims)
     workers = 1 if args.scheduler == "serial" else args.workers or os.cpu_count() or 1
-    cost = plan_cost(plans, store)
+    work = plan_work(plans)
+    cost = plan_cost(plans, store, work)
     limits, limits_line = cell_limits(args.cell_time, args.cell_memory, cost, workers,
-                                      remote="://" in args.scheduler)
+                                      remote="://" in args.scheduler, hard_exit=args.scheduler == "processes")
     if args.plan:
         _controls_note(skipped)
         if args.json:
@@ -164,9 +166,9 @@ def cmd_check(args) -> int:
         pass
     finally:
         with suppress(OSError):  # bookkeeping for --plan and --lf: never fails a run
-            save_timings(store, cells, plan_work(plans))
+            save_timings(store, cells, work)
     with suppress(OSError):
-        save_last_failed(store, _setting(args, overrides), records)
+        save_last_failed(store, _setting(args, overrides), records, stopped.claims)
     figure_workers = 1 if args.scheduler == "serial" else args.workers
     report = _report(store, args.report, args.tier, workers=figure_workers) if args.report else None
     wall = time.perf_counter() - t0

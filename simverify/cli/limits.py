@@ -11,8 +11,8 @@ from ..limits import CellLimits
 DEFAULT_FACTOR = 10.0   # the default time limit: this many times the plan's largest estimate of one cell ...
 DEFAULT_FLOOR_S = 600.0  # ... and at least this many seconds
 _UNITS_S = {"": 1.0, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
-_UNITS_B = {"": 1.0, "b": 1.0, "k": 2.0 ** 10, "kib": 2.0 ** 10, "m": 2.0 ** 20, "mib": 2.0 ** 20, "g": 2.0 ** 30,
-            "gib": 2.0 ** 30, "t": 2.0 ** 40, "tib": 2.0 ** 40}
+_UNITS_B = {"": 1.0, "b": 1.0, **{f"{u}{tail}": 2.0 ** (10 * (i + 1)) for i, u in enumerate("kmgt")
+                                  for tail in ("", "b", "ib")}}  # K, KB and KiB alike: powers of 2
 
 
 def _parse(option: str, raw: str, units: dict, what: str) -> float | None:
@@ -28,10 +28,12 @@ def _parse(option: str, raw: str, units: dict, what: str) -> float | None:
 
 
 def parse_duration(raw: str) -> float | None:
+    """--cell-time's value in seconds (None: no limit); UsageError when malformed."""
     return _parse("--cell-time", raw, _UNITS_S, "duration (seconds, or with s, m, h)")
 
 
 def parse_size(raw: str) -> float | None:
+    """--cell-memory's value in bytes (None: no ceiling); UsageError when malformed."""
     return _parse("--cell-memory", raw, _UNITS_B, "size (bytes, or with K, M, G, T)")
 
 
@@ -43,14 +45,16 @@ def _largest_estimate(cost: dict) -> float | None:
 
 
 def cell_limits(time_arg: str | None, memory_arg: str | None, cost: dict, workers: int,
-                remote: bool = False) -> tuple[CellLimits, str]:
+                remote: bool = False, hard_exit: bool = False) -> tuple[CellLimits, str]:
     """The run's limits and the line that states them (``cost``: plan_cost's result; ``remote``: a cluster
-    elsewhere, whose memory is not this machine's)."""
+    elsewhere, whose memory is not this machine's; ``hard_exit``: the cells run in the process pool's workers)."""
     if time_arg is not None:
         seconds, why_t = parse_duration(time_arg), "--cell-time"
     elif (largest := _largest_estimate(cost)) is not None:
         seconds = max(DEFAULT_FLOOR_S, DEFAULT_FACTOR * largest)
         why_t = f"{DEFAULT_FACTOR:g}x the largest estimate of one cell, at least {DEFAULT_FLOOR_S:g} s"
+    elif not cost["total"]["to_compute"]:
+        seconds, why_t = None, "nothing to compute"
     else:
         seconds, why_t = None, "some cells have no measured or scaled estimate; set --cell-time"
     if memory_arg is not None:
@@ -63,4 +67,4 @@ def cell_limits(time_arg: str | None, memory_arg: str | None, cost: dict, worker
         why_m = f"this machine's memory over {workers} worker{'s' * (workers > 1)}"
     t_text = "no time limit" if seconds is None else f"{seconds:g} s of compute"
     m_text = "no memory ceiling" if memory is None else f"{human_bytes(memory)} of resident memory"
-    return CellLimits(seconds, memory), f"per-cell limits: {t_text} ({why_t}); {m_text} ({why_m})"
+    return CellLimits(seconds, memory, hard_exit), f"per-cell limits: {t_text} ({why_t}); {m_text} ({why_m})"

@@ -82,11 +82,11 @@ def save_timings(store: Store, cells: list, work: dict[str, float | None] | None
     if not cells:
         return
     seen: dict[str, dict[str, list[float]]] = {}
-    work_of: dict[str, float | None] = {}
+    work_of: dict[tuple[str, str], float | None] = {}
     for task, seconds in cells:
         k = _params_key(task)
         seen.setdefault(task.sweep, {}).setdefault(k, []).append(seconds)
-        work_of[k] = (work or {}).get(task.key)
+        work_of[task.sweep, k] = (work or {}).get(task.key)
     path = store.root / TIMINGS
     timings = {name: {k: v if w is None else {"seconds": v, "work": w} for k, (v, w) in t.items()}
                for name, t in read_timings(store).items()}
@@ -94,19 +94,20 @@ def save_timings(store: Store, cells: list, work: dict[str, float | None] | None
         entry = timings.setdefault(name, {})
         for k, v in by_params.items():
             mean = round(sum(v) / len(v), 6)
-            entry[k] = mean if work_of[k] is None else {"seconds": mean, "work": work_of[k]}
+            entry[k] = mean if work_of[name, k] is None else {"seconds": mean, "work": work_of[name, k]}
     text = json.dumps(timings, sort_keys=True)
     atomic_write(path, lambda tmp: Path(tmp).write_text(text))
 
 
-def save_last_failed(store: Store, tier: str, records: list[dict]) -> None:
+def save_last_failed(store: Store, tier: str, records: list[dict], stopped: set[str] = frozenset()) -> None:
     """Per run setting (``tier``: a ``run_setting`` key), the ids not as expected when last checked: this
-    run's unexpected ids are added, its expected ones removed, ids it did not run kept."""
+    run's unexpected ids and the ``stopped`` ones (not run: a limit stopped a cell they need) are added, its
+    expected ones removed, ids it did not run otherwise kept."""
     path = store.root / LAST_FAILED
     last = read_last_failed(store)
     ids = set(last.get(tier, []))
     ids -= {r["id"] for r in records if as_expected(r)}
-    ids |= {r["id"] for r in records if not as_expected(r)}
+    ids |= {r["id"] for r in records if not as_expected(r)} | set(stopped)
     last[tier] = sorted(ids)
     text = json.dumps(last, indent=1, sort_keys=True)
     atomic_write(path, lambda tmp: Path(tmp).write_text(text + "\n"))
@@ -138,15 +139,19 @@ def plan_work(plans: list) -> dict[str, float | None]:
 
 
 def _scaled(entries: dict[str, tuple[float, float | None]], work: float | None) -> float | None:
-    """Seconds of a task of declared ``work``: the timed cell of its sweep nearest in log work, times the work
-    ratio (None when the task or no timed cell declares work)."""
+    """Seconds of a task of declared ``work``: the timed cells of its sweep nearest in log work (their mean, when
+    several declare the same work), times the work ratio (None when the task or no timed cell declares work)."""
     if work is None:
         return None
     timed = [(abs(math.log(work / w)), s * work / w) for s, w in entries.values() if w]
-    return min(timed)[1] if timed else None
+    if not timed:
+        return None
+    nearest = min(d for d, _ in timed)
+    ties = [est for d, est in timed if d == nearest]
+    return sum(ties) / len(ties)
 
 
-def plan_cost(plans: list, store: Store) -> dict:
+def plan_cost(plans: list, store: Store, work: dict[str, float | None] | None = None) -> dict:
     """What a run would compute, before any work: per claim its cells, tasks (cells x replicates), those the
     store holds (no cost), and the estimated compute seconds of the others: "measured" from the store's timings
     of the same sweep and cell parameters, else "scaled" (a timed cell of the sweep times the ratio of declared
@@ -154,7 +159,7 @@ def plan_cost(plans: list, store: Store) -> dict:
     per task of the claim's stored verdict records), else "unknown"."""
     timings = read_timings(store)
     means = {name: sum(s for s, _ in t.values()) / len(t) for name, t in timings.items() if t}
-    work = plan_work(plans)
+    work = plan_work(plans) if work is None else work
     seen: dict[str, tuple[bool, float | None, str]] = {}  # key -> (stored, seconds, basis)
     recorded: dict[str, float] | None = None
 

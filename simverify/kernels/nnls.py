@@ -14,6 +14,7 @@ from numba import njit, prange
 from .jit import JIT, PARALLEL_JIT, one_blas_thread
 
 RIDGE = 1e-13  # relative ridge on the passive Gram block: keeps a rank-deficient block solvable
+NEAR_SINGULAR = 1e3  # block pivoting gives up on a Cholesky pivot below this many ridges (FNNLS takes the column)
 
 
 @njit(**JIT)
@@ -105,12 +106,12 @@ def _cholesky_solve(G, g, idx, k, ridge, L, z):
             for m in range(c):
                 s -= La[m] * Lc[m]
             La[c] = s / Lc[c]
-        s = La[a] + ridge
+        s = La[a]
         for m in range(a):
             s -= La[m] * La[m]
-        if not s > 0.0:
+        if not s > NEAR_SINGULAR * ridge:  # (nearly) singular block: leave it to FNNLS
             return False
-        La[a] = np.sqrt(s)
+        La[a] = np.sqrt(s + ridge)
     for a in range(k):  # L w = g_P
         s = g[idx[a]]
         for m in range(a):
@@ -150,14 +151,14 @@ def _flag_infeasible(G, g, x, passive, idx, k, z, tol, bad):
 def _nnls_block_pivoting(G, g, x, tol, max_iter, work):
     """x (D,) <- argmin 0.5 x^T G x - g^T x over x >= 0 by block principal pivoting (Kim & Park 2011, Algorithm
     2), from the passive set {i: x_i > 0} of the x given (a warm start). ``work`` = (idx, bad, L, z) scratch.
-    Returns the number of pivoting steps, or -1 if ``max_iter`` was reached or a passive block was not positive
-    definite (x is then not a solution)."""
+    Returns the number of exchanges, or -1 if more than ``max_iter`` were needed or a passive block was (nearly)
+    singular (x is then not a solution)."""
     idx, bad, L, z = work
     D = g.size
     ridge = RIDGE * max(1.0, np.abs(np.diag(G)).max())
     passive = x > 0.0
     fewest, backup = D + 1, 3  # the backup rule's counters: fewest infeasible seen, full exchanges left
-    for step in range(max_iter):
+    for step in range(max_iter + 1):  # max_iter exchanges, so max_iter + 1 solves
         k = 0
         for i in range(D):
             if passive[i]:
@@ -207,7 +208,7 @@ def nnls_gram_columns_warm(G, B, X0, max_iter, tol):
     return X, counts, fallback
 
 
-def nonnegative_least_squares(A, Y, max_iter: int | None = None, start=None) -> np.ndarray:
+def nonnegative_least_squares(A, Y, max_iter: int | None = None, start: np.ndarray | None = None) -> np.ndarray:
     """X (D, N) (or (D,) for a vector y): min ||A x - y||_2 over x >= 0 per column of Y (W, N). A (W, D) finite
     and real; D > W is allowed (the minimiser may then not be unique: any minimiser is returned). The stopping
     tolerance on the gradient is 1e-10 x max(1, max |A^T y|) x D; max_iter (default 3 D) bounds the outer
@@ -215,8 +216,9 @@ def nonnegative_least_squares(A, Y, max_iter: int | None = None, start=None) -> 
 
     start (D, N) (or (D,)), optional: a warm start. Each column is then solved by block principal pivoting from
     the support {i: start_i > 0} (few steps when the support is nearly right, as between sweeps of ANLS), and by
-    FNNLS from zero where pivoting does not finish in max_iter steps. Without it, FNNLS from zero. Both stop on
-    the same test, so they agree to rounding."""
+    FNNLS from zero where pivoting does not finish in max_iter exchanges or meets a (nearly) singular passive block.
+    Without it, FNNLS from zero. Both stop on the same test: for A of full column rank they agree to rounding;
+    otherwise each returns a minimiser, not necessarily the same one."""
     from ..validation import finite_matrix, positive_int, require
 
     A = finite_matrix("A", A)
@@ -232,7 +234,8 @@ def nonnegative_least_squares(A, Y, max_iter: int | None = None, start=None) -> 
     return X[:, 0] if y_is_vector else X
 
 
-def nnls_normal_equations(At: np.ndarray, A: np.ndarray, Y: np.ndarray, max_iter: int, start=None) -> np.ndarray:
+def nnls_normal_equations(At: np.ndarray, A: np.ndarray, Y: np.ndarray, max_iter: int,
+                          start: np.ndarray | None = None) -> np.ndarray:
     """X (D, N) of ``nonnegative_least_squares`` without its validation (callers inside the package that have
     validated, such as ANLS's sweeps): At (D, W) is A (W, D) transposed, passed as a view so that neither Y
     (W, N) nor A is copied. Raises ValueError if a column does not converge in max_iter iterations."""

@@ -419,7 +419,7 @@ class ANLS(_Alternating):
     X may have negative entries (only A and Z are constrained). Each NNLS is solved exactly (to the gradient
     tolerance of ``kernels.nnls``) by block principal pivoting (Kim & Park 2011) warm-started from the factor's
     support after the previous sweep; Z0 = NNLS(max(A0, 0), Y) from zero. At W = 1000, D = 100, N = 5000 a sweep
-    costs 2-3 HALS sweeps (docs/performance.md).
+    costs 2-3.5 HALS sweeps (docs/performance.md).
 
     Parameters
     ----------

@@ -124,7 +124,7 @@ def test_plan_scales_timed_cells_by_the_declared_work_to_price_cells_never_timed
     assert " scaled;" in next(x for x in out.splitlines() if x.startswith("plan: "))
 
 
-def test_timings_of_the_old_number_form_and_damaged_work_still_give_measured_estimates(tmp_path):
+def test_timings_are_read_as_seconds_and_work_from_both_forms_dropping_damaged_entries(tmp_path):
     from simverify.cli.plan import TIMINGS, read_timings
     (tmp_path / TIMINGS).write_text('{"a": {"k1": 2.5, "k2": {"seconds": 1.0, "work": 3}, "k3": {"seconds": 1.0, '
                                     '"work": -1}, "k4": {"work": 2}, "k5": {"seconds": "x"}}}')

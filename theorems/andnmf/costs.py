@@ -3,7 +3,8 @@ sweep by to price cells never timed (the full tier from the quick tier's timings
 
 Units: floating-point operations at BLAS (dgemm) speed; an operation of a scalar Numba loop, of a random draw or of
 scikit-learn's Cython weighs ``SCALAR`` of them. Dominant terms only, from the algorithms' operation counts, with
-no constant fitted to timings; docs/cli.md reports how far the estimates fell from the measured times.
+no constant fitted to timings; docs/performance.md ("Issue 31") reports how far the estimates fell from the measured
+times.
 """
 from __future__ import annotations
 
