@@ -42,7 +42,7 @@ def pin_blas_kernels(environ: MutableMapping[str, str] = os.environ) -> None:
     kernels on Intel and AMD hosts alike. Without it OpenBLAS picks by CPU (SkylakeX on an AVX-512 Xeon, Haswell or
     SkylakeX on an AVX-512 EPYC, from one session to the next), and three TREC error counts of the crowd paper
     differed by one or two items between the two (docs/cli.md, "The same bits on any host")."""
-    if "OPENBLAS_CORETYPE" in environ or platform.machine() not in ("x86_64", "AMD64"):
+    if environ.get("OPENBLAS_CORETYPE", "").strip() or platform.machine() not in ("x86_64", "AMD64"):
         return
     if {"avx2", "fma"} <= _cpu_flag_set():
         environ["OPENBLAS_CORETYPE"] = PINNED_CORETYPE

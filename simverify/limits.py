@@ -10,8 +10,10 @@ running ``HARD_GRACE_S`` after its limit ends its worker with a line on stderr, 
 that dies.
 """
 import ctypes
+import math
 import multiprocessing as mp
 import os
+import signal
 import sys
 import threading
 import time
@@ -31,6 +33,15 @@ class CellLimits:
     seconds: float | None = None
     memory: float | None = None
     hard_exit: bool = False
+
+    def __post_init__(self):
+        for name in ("seconds", "memory"):
+            v = getattr(self, name)
+            if v is not None and not (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                                      and v > 0):
+                raise ValueError(f"CellLimits: {name} must be a positive finite number or None, got {v!r}")
+        if not isinstance(self.hard_exit, bool):
+            raise ValueError(f"CellLimits: hard_exit must be a bool, got {self.hard_exit!r}")
 
     @property
     def active(self) -> bool:
@@ -55,6 +66,21 @@ def resident_bytes() -> float | None:
             return float(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
+
+
+_UNSAFE_PATHS = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
+
+
+def _in_unsafe_code(thread_id: int) -> bool:
+    """Whether the thread runs Numba's or llvmlite's Python code (compiling, loading a cache: a stop raised there
+    crashed the process once) or a ``__del__`` (where it would be printed and ignored): the stop waits."""
+    frame = sys._current_frames().get(thread_id)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or any(part in code.co_filename for part in _UNSAFE_PATHS):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _raise_in(thread_id: int, exc: type | None) -> None:
@@ -92,7 +118,8 @@ class _Watchdog:
                 if self.done:
                     return
                 self.reason = reason
-                _raise_in(self.target, LimitExceeded)  # again each poll until the cell has ended
+                if not _in_unsafe_code(self.target):
+                    _raise_in(self.target, LimitExceeded)  # again each poll until the cell has ended
             if (self.limits.hard_exit and mp.parent_process() is not None
                     and time.perf_counter() - self.first_hit() > HARD_GRACE_S):
                 sys.stderr.write(f"simverify: a cell {reason} and did not stop within {HARD_GRACE_S:g} s (inside one "
@@ -138,7 +165,34 @@ def run_limited(fn: Callable[..., Any], limits: CellLimits, *args) -> Any:
             out = fn(*args)
         finally:
             _settle(dog)
-    except LimitExceeded:  # delivered in fn, or as the finally clause began
+    except LimitExceeded as stop:  # delivered in fn, or as the finally clause began
         _settle(dog)
+        _reraise_interruption(stop)
     dog.thread.join()
+    if dog.reason is None:  # a cell that ended between two looks past a limit is stopped all the same
+        dog.reason = dog._over()
     return out if dog.reason is None else CellFailure(dog.reason)
+
+
+def _reraise_interruption(stop: LimitExceeded) -> None:
+    """A stop delivered while an interruption (Ctrl-C, SIGTERM, SystemExit: a BaseException that is no Exception)
+    was propagating replaced it: raise the interruption again. A stop delivered inside a Python signal handler
+    (pending since before the signal, it fires at the handler's first instruction) preempted it: run the handler
+    again, so that it raises what it raises."""
+    seen, exc = set(), stop.__context__
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if not isinstance(exc, (Exception, LimitExceeded)):
+            raise exc
+        exc = exc.__context__
+    handlers = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(signum)
+        if callable(handler) and hasattr(handler, "__code__"):
+            handlers[handler.__code__] = (handler, signum)
+    tb = stop.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code in handlers:
+            handler, signum = handlers[tb.tb_frame.f_code]
+            handler(signum, None)
+        tb = tb.tb_next

@@ -106,6 +106,8 @@ def check(claims: list[Claim], tier: str, store: Store, executor, *, root_seed: 
     evaluated (left out of the records) and ``on_failure(task, failure, claim_ids)`` is called.
     """
     check_alpha(alpha, len(claims))
+    if limits is not None and not isinstance(limits, CellLimits):
+        raise TypeError(f"limits must be a CellLimits or None, got {type(limits).__name__}")
     if plans is None:
         plans = plan_all(claims, tier, root_seed=root_seed, replicates=replicates, overrides=overrides)
     level = stats.bonferroni(1.0 - alpha, len(claims))

@@ -122,6 +122,13 @@ class _CellsStopped:
                 "--cell-memory)")
 
 
+def _why_not_run(args, records: list[dict], stopped: _CellsStopped) -> str | None:
+    """What left checks not run: -x at a check not as expected, cells a limit stopped, or both."""
+    parts = (["stopped at the first not as expected (-x)"] if args.exitfirst and not all(map(as_expected, records))
+             else []) + ([stopped.summary()] if stopped.count else [])
+    return " and ".join(parts) or None
+
+
 class _Stopped(Exception):
     """-x: leave the executor by an exception, so that it abandons the cells still running."""
 
@@ -175,8 +182,8 @@ def cmd_check(args) -> int:
     if args.json:
         print(json.dumps(records, indent=1, default=json_default))  # the verdict records (simverify.record)
     else:
-        reporter.finish(records, wall, not_run=len(claims) - len(records),
-                        why_not_run=stopped.summary() if stopped.count else None)
+        reporter.finish(records, wall, not_run=len(claims) - len(records), why_not_run=_why_not_run(args, records,
+                                                                                                     stopped))
     if report is not None:
         print(f"report: {report.paths[0]}", file=sys.stderr if args.json else sys.stdout)
     _controls_note(skipped)  # after the run: an interrupted run still ends in its one line

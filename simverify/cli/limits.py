@@ -15,26 +15,27 @@ _UNITS_B = {"": 1.0, "b": 1.0, **{f"{u}{tail}": 2.0 ** (10 * (i + 1)) for i, u i
                                   for tail in ("", "b", "ib")}}  # K, KB and KiB alike: powers of 2
 
 
-def _parse(option: str, raw: str, units: dict, what: str) -> float | None:
+def _parse(option: str, raw: str, units: dict, what: str, smallest: float, smallest_text: str) -> float | None:
     """A positive finite quantity with an optional unit, or None for "none"; UsageError naming the option."""
-    text = raw.strip().lower()
+    text = raw.strip().lower() if raw.isascii() else ""  # no look-alikes (the Kelvin sign lowers to k)
     if text == "none":
         return None
-    m = re.fullmatch(r"([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([a-z]*)", text)
+    m = re.fullmatch(r"\+?((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)\s*([a-z]*)", text)
     value = float(m.group(1)) * units[m.group(2)] if m and m.group(2) in units else math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise UsageError(f"{option} must be a positive {what} or none, got {raw!r}")
+    if not (math.isfinite(value) and value >= smallest):
+        raise UsageError(f"{option} must be a {what} of at least {smallest_text}, or none; got {raw!r}")
     return value
 
 
 def parse_duration(raw: str) -> float | None:
     """--cell-time's value in seconds (None: no limit); UsageError when malformed."""
-    return _parse("--cell-time", raw, _UNITS_S, "duration (seconds, or with s, m, h)")
+    return _parse("--cell-time", raw, _UNITS_S, "duration (seconds, or with s, m, h)", 1e-3, "1 ms")
 
 
 def parse_size(raw: str) -> float | None:
     """--cell-memory's value in bytes (None: no ceiling); UsageError when malformed."""
-    return _parse("--cell-memory", raw, _UNITS_B, "size (bytes, or with K, M, G, T)")
+    return _parse("--cell-memory", raw, _UNITS_B, "size (bytes, or with K, M, G, T)", 2.0 ** 20,
+                  "1 MiB (no process fits in less)")
 
 
 def _largest_estimate(cost: dict) -> float | None:

@@ -143,7 +143,11 @@ def _scaled(entries: dict[str, tuple[float, float | None]], work: float | None) 
     several declare the same work), times the work ratio (None when the task or no timed cell declares work)."""
     if work is None:
         return None
-    timed = [(abs(math.log(work / w)), s * work / w) for s, w in entries.values() if w]
+    timed = []
+    for s, w in entries.values():
+        ratio = work / w if w else math.nan
+        if math.isfinite(ratio) and ratio > 0 and math.isfinite(s * ratio):  # damaged or extreme entries price nothing
+            timed.append((abs(math.log(ratio)), s * ratio))
     if not timed:
         return None
     nearest = min(d for d, _ in timed)

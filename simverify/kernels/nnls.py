@@ -228,8 +228,10 @@ def nonnegative_least_squares(A, Y, max_iter: int | None = None, start: np.ndarr
     D = A.shape[1]
     max_iter = 3 * D if max_iter is None else positive_int("max_iter", max_iter)
     if start is not None:
-        start = finite_matrix("start", np.asarray(start)[:, None] if y_is_vector else start)
-        require(start.shape == (D, Y.shape[1]), f"start has shape {start.shape}, expected {(D, Y.shape[1])}")
+        start = finite_matrix("start", start, ndim=1 if y_is_vector else 2)  # as given: its message names its shape
+        expected = (D,) if y_is_vector else (D, Y.shape[1])
+        require(start.shape == expected, f"start has shape {start.shape}, expected {expected}")
+        start = start[:, None] if y_is_vector else start
     X = nnls_normal_equations(A.T, A, Y, max_iter, start)
     return X[:, 0] if y_is_vector else X
 

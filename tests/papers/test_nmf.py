@@ -387,6 +387,10 @@ def test_nnls_refuses_bad_input_naming_the_argument():
         nonnegative_least_squares(A, np.ones((4, 2)), start=np.ones((2, 3)))
     with pytest.raises(ValueError, match="^start has non-finite"):
         nonnegative_least_squares(A, np.ones(4), start=np.array([1.0, np.nan]))
+    with pytest.raises(ValueError, match="^start must be a real 1-d array"):  # a vector y takes a vector start
+        nonnegative_least_squares(A, np.ones(4), start=1.0)
+    with pytest.raises(ValueError, match=r"start has shape \(3,\), expected \(2,\)"):
+        nonnegative_least_squares(A, np.ones(4), start=np.ones(3))
 
 
 def test_our_hals_and_mu_follow_sklearn_cd_and_mu_iterate_by_iterate():
