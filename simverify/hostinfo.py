@@ -23,6 +23,7 @@ ENVIRONMENT = ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "
 
 
 PINNED_CORETYPE = "Haswell"  # OpenBLAS's AVX2 + FMA kernels, which every x86-64 host with AVX2 and FMA can run
+PINNED_HERE = False  # whether this process set OPENBLAS_CORETYPE (not the user)
 
 
 def _cpu_flag_set() -> set[str]:
@@ -42,18 +43,20 @@ def pin_blas_kernels(environ: MutableMapping[str, str] = os.environ) -> None:
     kernels on Intel and AMD hosts alike. Without it OpenBLAS picks by CPU (SkylakeX on an AVX-512 Xeon, Haswell or
     SkylakeX on an AVX-512 EPYC, from one session to the next), and three TREC error counts of the crowd paper
     differed by one or two items between the two (docs/cli.md, "The same bits on any host")."""
+    global PINNED_HERE
     if environ.get("OPENBLAS_CORETYPE", "").strip() or platform.machine() not in ("x86_64", "AMD64"):
         return
     if {"avx2", "fma"} <= _cpu_flag_set():
         environ["OPENBLAS_CORETYPE"] = PINNED_CORETYPE
+        PINNED_HERE = environ is os.environ
 
 
 def unpinned_kernels() -> list[str]:
-    """The core types of the OpenBLAS libraries loaded in this process that differ from OPENBLAS_CORETYPE as set
-    now: libraries loaded before pin_blas_kernels ran (NumPy imported before simverify). Empty when none differ or
-    the variable is unset."""
+    """The core types of the OpenBLAS libraries loaded in this process that differ from the pinned kernels, when
+    this process pinned them: libraries loaded before pin_blas_kernels ran (NumPy imported before simverify).
+    Empty when none differ, or when the user chose the kernels (their names need not be the core type's)."""
     wanted = os.environ.get("OPENBLAS_CORETYPE", "").strip().lower()
-    if not wanted:
+    if not (PINNED_HERE and wanted):
         return []
     from threadpoolctl import threadpool_info
     return sorted({str(i.get("architecture")) for i in threadpool_info()

@@ -68,16 +68,17 @@ def resident_bytes() -> float | None:
         return None
 
 
-_UNSAFE_PATHS = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
+_UNSAFE_PACKAGES = ("numba", "llvmlite", "weakref")  # compilers, and weakref.finalize's callbacks
 
 
 def _in_unsafe_code(thread_id: int) -> bool:
-    """Whether the thread runs Numba's or llvmlite's Python code (compiling, loading a cache: a stop raised there
-    crashed the process once) or a ``__del__`` (where it would be printed and ignored): the stop waits."""
+    """Whether the thread runs Python code of Numba or llvmlite (compiling, loading a cache: a stop raised there
+    crashed the process once), a weakref.finalize callback or a ``__del__`` (where it would be printed and ignored):
+    the stop waits. By module name, so a checkout under a directory named numba is no exception."""
     frame = sys._current_frames().get(thread_id)
     while frame is not None:
-        code = frame.f_code
-        if code.co_name == "__del__" or any(part in code.co_filename for part in _UNSAFE_PATHS):
+        module = str(frame.f_globals.get("__name__", ""))
+        if frame.f_code.co_name == "__del__" or module.partition(".")[0] in _UNSAFE_PACKAGES:
             return True
         frame = frame.f_back
     return False
@@ -175,15 +176,15 @@ def run_limited(fn: Callable[..., Any], limits: CellLimits, *args) -> Any:
 
 
 def _reraise_interruption(stop: LimitExceeded) -> None:
-    """A stop delivered while an interruption (Ctrl-C, SIGTERM, SystemExit: a BaseException that is no Exception)
-    was propagating replaced it: raise the interruption again. A stop delivered inside a Python signal handler
+    """A stop delivered while an interruption (Ctrl-C, SIGTERM, SystemExit) was propagating replaced it: raise the
+    interruption again. A stop delivered inside a Python signal handler
     (pending since before the signal, it fires at the handler's first instruction) preempted it: run the handler
     again, so that it raises what it raises."""
     seen, exc = set(), stop.__context__
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
-        if not isinstance(exc, (Exception, LimitExceeded)):
-            raise exc
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):  # not GeneratorExit: a generator's close() is no
+            raise exc                                          # interruption of the run
         exc = exc.__context__
     handlers = {}
     for signum in (signal.SIGINT, signal.SIGTERM):

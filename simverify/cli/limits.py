@@ -7,10 +7,11 @@ import re
 from ..exceptions import UsageError
 from ..footprint import human_bytes, machine_memory
 from ..limits import CellLimits
+from .plan import MAX_SECONDS
 
 DEFAULT_FACTOR = 10.0   # the default time limit: this many times the plan's largest estimate of one cell ...
 DEFAULT_FLOOR_S = 600.0  # ... and at least this many seconds
-_UNITS_S = {"": 1.0, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
+_UNITS_S = {"": 1.0, "s": 1.0, "ms": 1e-3, "m": 60.0, "min": 60.0, "h": 3600.0}
 _UNITS_B = {"": 1.0, "b": 1.0, **{f"{u}{tail}": 2.0 ** (10 * (i + 1)) for i, u in enumerate("kmgt")
                                   for tail in ("", "b", "ib")}}  # K, KB and KiB alike: powers of 2
 
@@ -29,13 +30,12 @@ def _parse(option: str, raw: str, units: dict, what: str, smallest: float, small
 
 def parse_duration(raw: str) -> float | None:
     """--cell-time's value in seconds (None: no limit); UsageError when malformed."""
-    return _parse("--cell-time", raw, _UNITS_S, "duration (seconds, or with s, m, h)", 1e-3, "1 ms")
+    return _parse("--cell-time", raw, _UNITS_S, "duration (seconds, or with ms, s, m, h)", 1e-3, "1 ms")
 
 
 def parse_size(raw: str) -> float | None:
     """--cell-memory's value in bytes (None: no ceiling); UsageError when malformed."""
-    return _parse("--cell-memory", raw, _UNITS_B, "size (bytes, or with K, M, G, T)", 2.0 ** 20,
-                  "1 MiB (no process fits in less)")
+    return _parse("--cell-memory", raw, _UNITS_B, "size (bytes, or with K, M, G, T)", 2.0 ** 20, "1 MiB")
 
 
 def _largest_estimate(cost: dict) -> float | None:
@@ -51,7 +51,7 @@ def cell_limits(time_arg: str | None, memory_arg: str | None, cost: dict, worker
     elsewhere, whose memory is not this machine's; ``hard_exit``: the cells run in the process pool's workers)."""
     if time_arg is not None:
         seconds, why_t = parse_duration(time_arg), "--cell-time"
-    elif (largest := _largest_estimate(cost)) is not None:
+    elif (largest := _largest_estimate(cost)) is not None and DEFAULT_FACTOR * largest <= MAX_SECONDS:
         seconds = max(DEFAULT_FLOOR_S, DEFAULT_FACTOR * largest)
         why_t = f"{DEFAULT_FACTOR:g}x the largest estimate of one cell, at least {DEFAULT_FLOOR_S:g} s"
     elif not cost["total"]["to_compute"]:

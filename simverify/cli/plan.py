@@ -23,8 +23,15 @@ def _read_json(path, default):
         return default
 
 
+MAX_SECONDS = 1e9  # about 32 years: a timing or estimate past it is damage, not a measurement
+
+
 def _seconds_ok(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= MAX_SECONDS
+
+
+def _work_ok(w) -> bool:
+    return isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) and w > 0
 
 
 def read_timings(store: Store) -> dict[str, dict[str, tuple[float, float | None]]]:
@@ -40,7 +47,7 @@ def read_timings(store: Store) -> dict[str, dict[str, tuple[float, float | None]
         for k, v in t.items():
             if isinstance(v, dict):
                 seconds, work = v.get("seconds"), v.get("work")
-                work = float(work) if _seconds_ok(work) and work > 0 else None
+                work = float(work) if _work_ok(work) else None
             else:
                 seconds, work = v, None
             if isinstance(k, str) and _seconds_ok(seconds):
@@ -61,7 +68,7 @@ def task_work(claim, params: dict) -> float | None:
             return None
     except Exception:  # an estimate only: a declaration that cannot price these parameters prices nothing
         return None
-    return float(work) if _seconds_ok(work) and work > 0 else None
+    return float(work) if _work_ok(work) else None
 
 
 def read_last_failed(store: Store) -> dict[str, list[str]]:
@@ -146,7 +153,7 @@ def _scaled(entries: dict[str, tuple[float, float | None]], work: float | None) 
     timed = []
     for s, w in entries.values():
         ratio = work / w if w else math.nan
-        if math.isfinite(ratio) and ratio > 0 and math.isfinite(s * ratio):  # damaged or extreme entries price nothing
+        if math.isfinite(ratio) and ratio > 0 and s * ratio <= MAX_SECONDS:  # damaged or extreme entries price nothing
             timed.append((abs(math.log(ratio)), s * ratio))
     if not timed:
         return None

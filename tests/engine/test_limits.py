@@ -121,7 +121,7 @@ def test_a_cell_that_ends_between_two_looks_past_its_limit_is_reported_stopped(m
 
 
 def test_the_stop_waits_while_the_cell_runs_numba_code_and_comes_once_it_returns():
-    namespace = {}
+    namespace = {"__name__": "numba.core.compiler_stand_in"}  # known by its module, wherever its file lies
     exec(compile("import time\n"
                  "def compiling(seconds):\n"
                  "    hit = False\n"
@@ -139,6 +139,30 @@ def test_the_stop_waits_while_the_cell_runs_numba_code_and_comes_once_it_returns
         return _sleeps(100)
     out = run_limited(cell, CellLimits(seconds=0.05))
     assert seen == [False] and isinstance(out, CellFailure)
+
+
+def test_code_in_a_directory_named_numba_that_is_no_numba_module_is_stopped_as_any_other():
+    namespace = {"__name__": "cellcode"}
+    exec(compile("import time\ndef spin(n):\n    for _ in range(n):\n        time.sleep(0.02)\n    return n\n",
+                 f"{os.sep}home{os.sep}numba{os.sep}simverify{os.sep}cellcode.py", "exec"), namespace)
+    t0 = time.perf_counter()
+    assert isinstance(run_limited(namespace["spin"], CellLimits(seconds=0.05), 100), CellFailure)
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_a_stop_landing_in_a_generators_close_is_a_stop_not_an_interruption():
+    def lines():
+        try:
+            yield 1
+        finally:
+            time.sleep(0.3)  # the stop arrives while GeneratorExit propagates
+
+    def cell():
+        g = lines()
+        next(g)
+        g.close()
+        return 3
+    assert run_limited(cell, CellLimits(seconds=0.05)) == CellFailure("ran past its time limit of 0.05 s")
 
 
 def test_limits_of_the_python_api_are_validated_as_the_command_line_does(tmp_path):
@@ -208,6 +232,7 @@ def test_the_plan_states_the_limits_and_defaults_the_time_limit_from_measured_es
     (["--cell-time", "0"], "--cell-time must be a duration"),
     (["--cell-time", "nan"], "--cell-time must be a duration"),
     (["--cell-time", "1e-300"], "of at least 1 ms"),
+    (["--cell-time", "0.5ms"], "of at least 1 ms"),
     (["--cell-memory", "4Q"], "--cell-memory must be a size"),
     (["--cell-memory", "0.5"], "of at least 1 MiB"),
     (["--cell-memory", "4\u212a"], "--cell-memory must be a size"),  # the Kelvin sign, not K
