@@ -17,8 +17,6 @@ def entry() -> None:
     """Hold SIGINT and SIGTERM until the CLI is imported, then hand over to ``simverify.cli.entry``."""
     signal.signal(signal.SIGINT, _during_imports)
     signal.signal(signal.SIGTERM, _during_imports)
-    from .hostinfo import pin_blas_kernels
-    pin_blas_kernels()  # before NumPy loads OpenBLAS; workers inherit it
-    from .cli import entry as cli_entry
+    from .cli import entry as cli_entry  # importing simverify pins the BLAS kernels first (simverify/__init__.py)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     cli_entry()

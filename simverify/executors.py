@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
-from .hostinfo import pin_blas_kernels, unpinned_kernels
+from .hostinfo import unpinned_kernels
 
 PARENT_POLL_S = 0.5     # how often a pool worker looks whether its parent is still alive
 CONNECT_TIMEOUT_S = 2.0  # reachability probe of a scheduler address
@@ -120,7 +120,6 @@ class ProcessExecutor(Executor):
 
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 1
-        pin_blas_kernels()  # the workers' OpenBLAS runs the same kernels on any x86-64 host (simverify.hostinfo)
         threads = worker_threads(self.workers)
         old = os.environ.get("NUMBA_NUM_THREADS")
         os.environ["NUMBA_NUM_THREADS"] = str(threads)  # inherited by spawned children
@@ -209,7 +208,6 @@ class DaskExecutor(Executor):
             except Exception as exc:  # whatever answers there, it is no usable scheduler
                 raise ValueError(f"cannot use scheduler {address}: {type(exc).__name__}: {exc}") from None
         else:
-            pin_blas_kernels()  # inherited by the cluster's worker processes
             self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
                                         processes=True, dashboard_address=None,
                                         silence_logs=logging.ERROR)  # an interrupted run ends in one line

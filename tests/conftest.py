@@ -3,13 +3,12 @@ import os
 import pytest
 from hypothesis import settings
 
-from simverify.hostinfo import pin_blas_kernels
+import simverify  # noqa: F401  importing it pins the OpenBLAS kernels, as the command line does
 
 # derandomized, so no example database (it would be a .hypothesis/ directory wherever pytest is started)
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=25, database=None)
 settings.load_profile("ci")
 os.environ.setdefault("SIMVERIFY_PLUGINS", "tests.toy_claims")
-pin_blas_kernels()  # as the command line does: the same OpenBLAS kernels on any x86-64 host
 
 
 @pytest.fixture
