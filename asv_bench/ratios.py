@@ -59,7 +59,20 @@ def table(v: dict[str, float]) -> list[str]:
               if k.startswith("track_fraction_of_limit_")]
     lines.append("")
     lines += [f"{k:<52} {x / 2**20:.0f} MiB" for k, x in sorted(v.items()) if k.startswith("peakmem_")]
-    return lines + nmf_goals(v) + crowd_goals(v)
+    return lines + slm_goals(v) + nmf_goals(v) + crowd_goals(v)
+
+
+def slm_goals(v: dict[str, float]) -> list[str]:
+    """slm's baseline (bench_slm.ALSSweepPaperSize): one ALS sweep against fastFM's loop structure on the same
+    matrix (goal: ratio <= 1, at most fastFM's cost per nonzero)."""
+    ratio = v.get("track_als_sweep_over_fastfm_loop")
+    if not ratio:
+        return []
+    ours, ref = v.get("time_ours_als_sweep_paper_size", float("nan")), v.get("time_fastfm_loop_als_sweep_paper_size",
+                                                                          float("nan"))
+    return ["", "slm (Figure 1's factorization machine, d = 1000, k = 10, n = 300,000)",
+            f"  ALS sweep {ours:.3g} s, fastFM's loop {ref:.3g} s: ratio {ratio:.2f} (goal <= 1) "
+            f"{'MET' if ratio <= 1 else 'NOT MET'}"]
 
 
 def nmf_goals(v: dict[str, float]) -> list[str]:

@@ -77,13 +77,14 @@ def finite_array(name: str, A, ndim: int = 2, *, owner: str = "", complex_ok: bo
     return arr
 
 
-def finite_matrix(name: str, A, ndim: int = 2, *, owner: str = "") -> np.ndarray:
-    """``A`` as a C-contiguous float64 array of ``ndim`` dims with finite entries."""
+def finite_matrix(name: str, A, ndim: int = 2, *, owner: str = "", order: str = "C") -> np.ndarray:
+    """``A`` as a float64 array of ``ndim`` dims with finite entries, contiguous in ``order`` ("C" rows, "F"
+    columns; no copy when ``A`` already is)."""
     arr = np.asarray(A)
     if not (arr.ndim == ndim and arr.dtype.kind in "biuf" and arr.dtype != bool):  # message only on failure
         raise ValueError(f"{_prefix(owner)}{name} must be a real {ndim}-d array, got dtype {arr.dtype} and shape "
                          f"{arr.shape}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    arr = np.require(arr, dtype=np.float64, requirements=order)
     require(bool(np.all(np.isfinite(arr))), f"{_prefix(owner)}{name} has non-finite entries")
     return arr
 

@@ -90,3 +90,78 @@ class IterationMemory:
 
     def peakmem_iteration_n_300kd(self):
         one_pass(self.model, 300 * K * 200, self.w, self.U, self.V)
+
+
+def fastfm_loop_als_sweep(indptr, indices, data, e, Qt, V, a_theta):
+    """The baseline's sweep as fastFM's C writes it (ffm_als_mcmc.c: sparse_v_lf_frac, update_second_order_error,
+    Cs_scal_apy), for v only: per coordinate, over the nonzeros of column l of a CSC matrix, one pass of the sums
+    (one accumulator each, h stored), one of the residual update and one of the cache update. Compiled below."""
+    for f in range(V.shape[1]):
+        q = Qt[f]
+        for col in range(V.shape[0]):
+            v = V[col, f]
+            num, den = 0.0, 0.0
+            for p in range(indptr[col], indptr[col + 1]):
+                x, i = data[p], indices[p]
+                h = x * q[i] - v * x * x
+                a_theta[i] = h
+                den += h * h
+                num += (v * h - e[i]) * h
+            new_v = num / den
+            V[col, f] = new_v
+            delta = new_v - v
+            for p in range(indptr[col], indptr[col + 1]):
+                i = indices[p]
+                e[i] -= delta * a_theta[i]
+            for p in range(indptr[col], indptr[col + 1]):
+                q[indices[p]] += delta * data[p]
+
+
+class ALSSweepPaperSize:
+    """One sweep of the factorization machine baseline's ALS at Figure 1's size (d = 1000, k = 10, n = 300,000
+    dense instances, X column by column) against fastFM's loop structure on the same matrix in CSC form, compiled
+    with Numba (fastFM itself does not build here): that anchor's cost per nonzero. Goal: ours at most fastFM's
+    (track_als_sweep_over_fastfm_loop <= 1). fastFM's residual is y - yhat; ours yhat - y (the same sweep)."""
+    timeout = 1800
+    number, repeat, rounds = 1, 2, 1
+
+    def setup(self):
+        from numba import njit
+
+        from simverify.kernels.fm import als_sweep
+        self.sweep = als_sweep
+        self.reference = njit(cache=False)(fastfm_loop_als_sweep)
+        rng = np.random.default_rng(0)
+        self.X = np.asfortranarray(rng.standard_normal((N, D)))
+        self.Xc = self.X.T
+        self.V = 0.1 * rng.standard_normal((D, K))
+        self.Qt = self.V.T @ self.Xc
+        self.e = rng.standard_normal(N)
+        self.w = np.zeros(D)
+        self.indptr = np.arange(0, N * D + 1, N, dtype=np.int64)
+        self.indices = np.tile(np.arange(N, dtype=np.int32), D)
+        self.data = self.Xc.reshape(-1)  # the columns, no copy
+        self.a_theta = np.empty(N)
+        small = slice(0, 64)  # compile both on a small problem
+        self.reference(np.arange(0, 65, 64, dtype=np.int64), self.indices[:64], self.data[:64], self.e[:64].copy(),
+                       self.Qt[:, small].copy(), self.V[:1].copy(), np.empty(64))
+        self.sweep(self.Xc[:1, small].copy(), self.e[:64].copy(), self.Qt[:, small].copy(), 0.0, self.w[:1].copy(),
+                   self.V[:1].copy(), 0.0, 0.0, 0.0)
+
+    def _ours(self):
+        self.sweep(self.Xc, self.e, self.Qt, 0.0, self.w, self.V, 0.0, 0.0, 0.0)
+
+    def _reference(self):
+        self.reference(self.indptr, self.indices, self.data, self.e, self.Qt, self.V, self.a_theta)
+
+    def time_ours_als_sweep_paper_size(self):
+        self._ours()
+
+    def time_fastfm_loop_als_sweep_paper_size(self):
+        self._reference()
+
+    def track_als_sweep_over_fastfm_loop(self):
+        """Ours (w0, w and V) over the reference's V part alone, best of 2 each."""
+        return _best(self._ours, 2) / _best(self._reference, 2)
+
+    track_als_sweep_over_fastfm_loop.unit = "ratio"

@@ -17,6 +17,7 @@ from ..kernels.rng import N_SLOTS, as_seed_sequence, n_chunks
 from ..kernels.slm import (
     BLOCKED_MIN_D,
     INSTANCE_CHUNK,
+    draw_instances_into,
     feature_block,
     power_sum_slots,
     residual_moment_blocks,
@@ -225,14 +226,23 @@ def low_rank_model(d: int, k: int, dist: FeatureDistribution, seed, *, diag_free
     return SecondOrderModel(dist, w, U, np.ones(k), diag_free, noise)
 
 
-def slm_instances(model: SecondOrderModel, n: int, seed) -> tuple[np.ndarray, np.ndarray]:
-    """The first n instances materialised: X (n, d) and labels y (n,) (for baselines and tests)."""
-    X, xi = feature_instances(model.dist, model.d, n, seed)
-    quad = np.empty(n)
-    for s in range(0, n, 8192):  # x^T M* x = sum_j s*_j (x^T u*_j)^2 - x^T D(diag*) x, O(n d r), by row blocks
-        B = X[s:s + 8192]
-        quad[s:s + 8192] = ((B @ model.U_star) ** 2) @ model.s_star - (B ** 2) @ model.diag_star
-    return X, X @ model.w_star + quad + model.noise * xi
+LABEL_BLOCK = 8192  # instances labelled at a time by slm_instances
+
+
+def slm_instances(model: SecondOrderModel, n: int, seed, order: str = "C") -> tuple[np.ndarray, np.ndarray]:
+    """The first n instances materialised: X (n, d) and labels y (n,) (for baselines and tests). ``order`` "F"
+    stores X column by column (for a solver that reads columns: no copy), "C" row by row; the same numbers."""
+    require(order in ("C", "F"), f"order must be 'C' or 'F', got {order!r}")
+    states, d, code, param, mean, sd, n, chunk = _stream_args(model.dist, model.d, n, seed)
+    X, xi = np.empty((n, d), order=order), np.empty(n)
+    draw_instances_into(states, X, xi, code, param, mean, sd, chunk)
+    y = np.empty(n)
+    for s in range(0, n, LABEL_BLOCK):  # y = x^T w* + x^T M* x + noise xi, O(n d r) by row blocks (each C-ordered),
+        B = np.ascontiguousarray(X[s:s + LABEL_BLOCK])  # x^T M* x = sum_j s*_j (x^T u*_j)^2 - x^T D(diag*) x
+        quad = ((B @ model.U_star) ** 2) @ model.s_star - (B ** 2) @ model.diag_star
+        y[s:s + LABEL_BLOCK] = B @ model.w_star + quad
+    y += model.noise * xi
+    return X, y
 
 
 def factor_columns(*parts: np.ndarray) -> np.ndarray:

@@ -50,15 +50,34 @@ def draw_instance(state, x, tail, code, param, mean, sd):
         x[a] = (sign + param * x[a] - mean) * inv_sd
 
 
+DRAW_TILE = 64  # instances drawn into a row buffer before they are copied out: runs of 64 per column of an F array
+
+
 @njit(**PARALLEL_JIT)
+def draw_instances_into(states, X, noise, code, param, mean, sd, chunk):
+    """The first n instances into X (n, d), C or F order, and their noise normals into noise (n,); chunk c of
+    ``chunk`` instances from stream states[c]. Drawn DRAW_TILE instances at a time into a row buffer, then copied
+    out, so either layout is written in contiguous runs; the same numbers in either."""
+    n, d = X.shape
+    for cc in prange(states.shape[0]):
+        c = np.int64(cc)
+        tile = np.empty((DRAW_TILE, d))
+        end = min(n, (c + 1) * chunk)
+        for i0 in range(c * chunk, end, DRAW_TILE):
+            m = min(DRAW_TILE, end - i0)
+            for r in range(m):
+                draw_instance(states[c], tile[r], noise[i0 + r:i0 + r + 1], code, param, mean, sd)
+            for a in range(d):
+                for r in range(m):
+                    X[i0 + r, a] = tile[r, a]
+
+
+@njit(**JIT)
 def feature_block(states, d, code, param, mean, sd, n, chunk):
     """The first n instances materialised: X (n, d) and their noise normals (n,) (for baselines and tests)."""
     X = np.empty((n, d))
     noise = np.empty(n)
-    for cc in prange(states.shape[0]):
-        c = np.int64(cc)
-        for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            draw_instance(states[c], X[i], noise[i:i + 1], code, param, mean, sd)
+    draw_instances_into(states, X, noise, code, param, mean, sd, chunk)
     return X, noise
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..generators.slm import factor_columns
-from ..kernels.fm import als_sweep
+from ..kernels.fm import als_sweep, pairwise_predictions
 from ..kernels.rng import as_seed_sequence
 from ..kernels.slm import second_order_predictions
 from ..validation import (
@@ -100,7 +100,7 @@ class FactorizationMachine(ParamsMixin):
     def _validated(self, X, y) -> tuple[np.ndarray, np.ndarray]:
         validate_params(self)
         owner = type(self).__name__
-        X = finite_matrix("X", X, owner=owner)
+        X = finite_matrix("X", X, owner=owner, order="F")  # read column by column: no copy of an F-ordered X
         y = finite_matrix("y", y, ndim=1, owner=owner)
         require(X.shape[0] == y.size, f"{owner}: X has {X.shape[0]} rows but y has {y.size} labels")
         require(self.rank <= X.shape[1],
@@ -109,21 +109,21 @@ class FactorizationMachine(ParamsMixin):
 
     def iterate(self, X: np.ndarray, y: np.ndarray) -> Iterator[tuple[int, FactorizationMachine]]:
         """Yields (t, self) after t sweeps, t = 0 (the random start) .. n_iter, stopping early when the training
-        MSE falls by less than ``tol`` in a sweep (Section 5.1's rule). X (n, d), y (n,)."""
+        MSE falls by less than ``tol`` in a sweep (Section 5.1's rule). X (n, d), y (n,). ALS reads X column by
+        column: an X in Fortran order (``np.asfortranarray``) is used as it is, any other is copied once."""
         X, y = self._validated(X, y)
         n, d = X.shape
-        Xc = np.ascontiguousarray(X.T)
+        Xc = X.T  # (d, n), C-contiguous: one row per feature
         rng = np.random.default_rng(as_seed_sequence(self.random_state))
         self.w0_, self.w_ = 0.0, np.zeros(d)
         self.V_ = self.init_stdev * rng.standard_normal((d, self.rank))
-        Qt = np.ascontiguousarray((X @ self.V_).T)  # (rank, n): one contiguous row per factor
-        e = self.predict(X) - y  # w0 = 0, w = 0: the pairwise part only
-        h = np.empty(n)
+        Qt = self.V_.T @ Xc  # (rank, n): one contiguous row per factor
+        e = pairwise_predictions(Xc, Qt, self.V_) - y  # w0 = 0, w = 0: the pairwise part only
         mse = [float(e @ e / n)]
         self.n_iter_, self.train_mse_ = 0, np.array(mse)
         yield 0, self
         for t in range(1, self.n_iter + 1):
-            self.w0_ = als_sweep(Xc, e, Qt, self.w0_, self.w_, self.V_, 0.0, self.l2_reg_w, self.l2_reg_V, h)
+            self.w0_ = als_sweep(Xc, e, Qt, self.w0_, self.w_, self.V_, 0.0, self.l2_reg_w, self.l2_reg_V)
             mse.append(float(e @ e / n))
             self.n_iter_, self.train_mse_ = t, np.array(mse)
             yield t, self

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from simverify.generators import slm as gen
-from simverify.kernels.fm import als_sweep
+from simverify.kernels.fm import als_sweep, pairwise_predictions
 from simverify.solvers.factorization_machine import FactorizationMachine
 
 
@@ -35,7 +35,7 @@ def test_an_als_sweep_leaves_its_last_coordinate_at_the_minimum_and_keeps_residu
     e = fm_predict_naive(X, 0.0, w, V) - y
     Qt = np.ascontiguousarray((X @ V).T)
     V_before = V.copy()
-    w0 = als_sweep(np.ascontiguousarray(X.T), e, Qt, 0.0, w, V, 0.0, 0.0, 0.0, np.empty(40))
+    w0 = als_sweep(np.ascontiguousarray(X.T), e, Qt, 0.0, w, V, 0.0, 0.0, 0.0)
     loss = lambda VV: np.sum((fm_predict_naive(X, w0, w, VV) - y) ** 2)  # noqa: E731
     for delta in (1e-3, -1e-3):          # the last coordinate updated, V[4, 1], is a minimum along its axis
         moved = V.copy()
@@ -46,16 +46,22 @@ def test_an_als_sweep_leaves_its_last_coordinate_at_the_minimum_and_keeps_residu
     np.testing.assert_allclose(Qt, (X @ V).T, atol=1e-12)
 
 
+def lane_sum(terms):
+    """The kernels' order of a sum: lane j adds the terms i = j mod 4 in order, the total (l0 + l1) + (l2 + l3)."""
+    lanes = [0.0, 0.0, 0.0, 0.0]
+    for i, t in enumerate(terms):
+        lanes[i % 4] += t
+    return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
+
+
 def als_sweep_two_passes(X, e, Q, w0, w, V, reg_v):
     """The sweep written plainly (no regularisation of w0 and w): each coordinate's sums of e h and h^2, then its
-    update of e and q in a second pass, h stored (Rendle 2012, Algorithm 2)."""
+    update of e and q in a second pass, h stored (Rendle 2012, Algorithm 2); sums in the kernels' lane order."""
     n, d = X.shape
 
     def step(theta, h, reg):
-        num, den = reg * theta, reg
-        for i in range(n):
-            num += e[i] * h[i]
-            den += h[i] * h[i]
+        num = reg * theta + lane_sum(e[i] * h[i] for i in range(n))
+        den = reg + lane_sum(h[i] * h[i] for i in range(n))
         delta = -num / den if den > 0.0 else 0.0
         for i in range(n):
             e[i] += delta * h[i]
@@ -67,10 +73,8 @@ def als_sweep_two_passes(X, e, Q, w0, w, V, reg_v):
         for a in range(d):
             x, v = X[:, a], V[a, f]
             h = [x[i] * (Q[f, i] - v * x[i]) for i in range(n)]
-            num, den = reg_v * v, reg_v
-            for i in range(n):
-                num += e[i] * h[i]
-                den += h[i] * h[i]
+            num = reg_v * v + lane_sum(e[i] * h[i] for i in range(n))
+            den = reg_v + lane_sum(h[i] * h[i] for i in range(n))
             if den <= 0.0:
                 continue
             delta = -num / den
@@ -81,19 +85,36 @@ def als_sweep_two_passes(X, e, Q, w0, w, V, reg_v):
     return w0
 
 
-def test_fused_als_sweep_equals_the_two_pass_sweep_bit_for_bit():
+@pytest.mark.parametrize("n", [60, 61, 62, 63])  # every remainder of the four lanes
+def test_als_sweep_equals_the_plain_two_pass_sweep_bit_for_bit(n):
     rng = np.random.default_rng(3)
-    X, y = rng.standard_normal((60, 5)), rng.standard_normal(60)
+    X, y = rng.standard_normal((n, 5)), rng.standard_normal(n)
     states = []
-    for fused in (True, False):
+    for kernel in (True, False):
         V, w, w0 = 0.3 * np.arange(10.0).reshape(5, 2) / 10, np.zeros(5), 0.0
         e, Qt = -y.copy(), np.ascontiguousarray((X @ V).T)
         for _ in range(3):
-            w0 = (als_sweep(np.ascontiguousarray(X.T), e, Qt, w0, w, V, 0.0, 0.0, 0.1, np.empty(60)) if fused
+            w0 = (als_sweep(np.ascontiguousarray(X.T), e, Qt, w0, w, V, 0.0, 0.0, 0.1) if kernel
                   else als_sweep_two_passes(X, e, Qt, w0, w, V, 0.1))
         states.append((w0, w, V, e, Qt))
     for a, b in zip(*states):
         np.testing.assert_array_equal(a, b)
+
+
+def test_pairwise_predictions_from_the_columns_agree_with_the_double_loop():
+    rng = np.random.default_rng(4)
+    X, V = rng.standard_normal((30, 6)), rng.standard_normal((6, 3))
+    got = pairwise_predictions(np.ascontiguousarray(X.T), np.ascontiguousarray((X @ V).T), V)
+    np.testing.assert_allclose(got, fm_predict_naive(X, 0.0, np.zeros(6), V), rtol=1e-12, atol=1e-12)
+
+
+def test_a_column_ordered_x_gives_the_same_fit_bit_for_bit():
+    rng = np.random.default_rng(5)
+    X, y = rng.standard_normal((80, 6)), rng.standard_normal(80)
+    fits = [FactorizationMachine(rank=2, n_iter=4, tol=0.0).fit(A, y) for A in (X, np.asfortranarray(X))]
+    for name in ("w0_", "w_", "V_", "train_mse_"):
+        np.testing.assert_array_equal(getattr(fits[0], name), getattr(fits[1], name))
+
 
 def test_als_recovers_a_noise_free_diagonal_free_model_without_raising_the_training_loss():
     model = gen.low_rank_model(20, 3, gen.FeatureDistribution("gaussian"), 1, diag_free=True)

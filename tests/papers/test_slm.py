@@ -104,6 +104,23 @@ def test_instance_stream_is_the_chunk_streams_normals_in_order(dist, raw):
         np.testing.assert_array_equal(noise[rows], z[:, d])
         np.testing.assert_allclose(X[rows], (raw(z[:, :d]) - mean) / sd, rtol=1e-15, atol=1e-15)
 
+def test_slm_instances_are_the_stream_in_either_order_and_labelled_by_the_model():
+    """Rows of X are the stream's instances in both layouts (bit for bit, a partial tile and chunk included), and
+    y = x^T w* + x^T M* x + noise xi."""
+    model = gen.low_rank_model(7, 2, gen.FeatureDistribution("truncated_gaussian", 0.1), 3, noise=0.5)
+    n = kslm.INSTANCE_CHUNK + kslm.DRAW_TILE + 5
+    X_stream, xi = gen.feature_instances(model.dist, 7, n, 4)
+    (Xc, yc), (Xf, yf) = (gen.slm_instances(model, n, 4, order=o) for o in "CF")
+    assert Xc.flags.c_contiguous and Xf.flags.f_contiguous
+    np.testing.assert_array_equal(Xc, X_stream)
+    np.testing.assert_array_equal(Xf, X_stream)
+    np.testing.assert_array_equal(yc, yf)
+    expected = X_stream @ model.w_star + np.einsum("ij,jk,ik->i", X_stream, model.M_star, X_stream) + 0.5 * xi
+    np.testing.assert_allclose(yc, expected, rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="order must be 'C' or 'F'"):
+        gen.slm_instances(model, 10, 4, order="K")
+
+
 def test_streamed_power_sums_equal_the_materialised_stream():
     dist = gen.FeatureDistribution("truncated_gaussian", 0.1)
     X, noise = gen.feature_instances(dist, 5, 3000, 11)

@@ -322,7 +322,7 @@ def _figure1_run(children, fd, diag_free, noise, d, k, n, n_test, iteration, sol
                            "error": lambda s: recovery_error(model, s)}, iteration)
         paths["slm"], slm_error = got["nmse"], got["error"]
     if {"fm", "fm_standardised"} & set(solver):
-        X, y = gen.slm_instances(model, n, s_train)            # the training set, transformed in place below
+        X, y = gen.slm_instances(model, n, s_train, order="F")  # the training set (columns), transformed in place below
         mean, sd, _, _ = fd.moments
         raw = gen.FeatureView(np.full(d, sd), np.full(d, mean))
         view = gen.FeatureView.estimated(gen.feature_power_means(fd, d, n, s_train))  # the same instances
