@@ -1,8 +1,11 @@
 """`check --plan` and `--lf`: cost estimates from the timings a store keeps, and the ids last not as expected."""
 from __future__ import annotations
 
+import hashlib
+import inspect
 import json
 import math
+from functools import cache
 from pathlib import Path
 
 from .. import keys
@@ -34,26 +37,49 @@ def _work_ok(w) -> bool:
     return isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) and w > 0
 
 
-def read_timings(store: Store) -> dict[str, dict[str, tuple[float, float | None]]]:
+def read_timings(store: Store) -> dict[str, dict[str, tuple[float, float | None, str | None]]]:
     """The store's timings, well-formed entries only: per sweep, cell key -> (finite seconds >= 0 of one task, its
-    declared work or None). An entry is a number (seconds) or {"seconds": s, "work": w}. A damaged file costs
-    estimates, never a run."""
+    declared work or None, the work's basis or None). An entry is a number (seconds) or {"seconds": s, "work": w,
+    "basis": b}. A damaged file costs estimates, never a run."""
     raw = _read_json(store.root / TIMINGS, {})
-    out: dict[str, dict[str, tuple[float, float | None]]] = {}
+    out: dict[str, dict[str, tuple[float, float | None, str | None]]] = {}
     for name, t in raw.items():
         if not (isinstance(name, str) and isinstance(t, dict)):
             continue
         entries = {}
         for k, v in t.items():
             if isinstance(v, dict):
-                seconds, work = v.get("seconds"), v.get("work")
+                seconds, work, basis = v.get("seconds"), v.get("work"), v.get("basis")
                 work = float(work) if _work_ok(work) else None
+                basis = basis if isinstance(basis, str) and work is not None else None
             else:
-                seconds, work = v, None
+                seconds, work, basis = v, None, None
             if isinstance(k, str) and _seconds_ok(seconds):
-                entries[k] = (float(seconds), work)
+                entries[k] = (float(seconds), work, basis)
         out[name] = entries
     return out
+
+
+@cache
+def _source_digest(path: str) -> str:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+    except OSError:
+        return "unreadable"
+
+
+def work_basis(claim) -> str | None:
+    """What a claim's declared work is counted in: the declaring function's name and a digest of its module's source.
+    A timing recorded under another basis is never scaled by this one (its work may be in other units)."""
+    fn = claim.sweep.work if claim.sweep.work is not None else claim.footprint
+    if fn is None:
+        return None
+    try:
+        source = inspect.getsourcefile(fn)
+    except TypeError:
+        source = None
+    name = f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', '?')}"
+    return f"{name}:{_source_digest(source) if source else 'no-source'}"
 
 
 def task_work(claim, params: dict) -> float | None:
@@ -82,26 +108,28 @@ def _params_key(task) -> str:
     return keys.digest(task.params, 8)
 
 
-def save_timings(store: Store, cells: list, work: dict[str, float | None] | None = None) -> None:
+def _entry(seconds: float, work: float | None, basis: str | None):
+    return seconds if work is None else {"seconds": seconds, "work": work, "basis": basis}
+
+
+def save_timings(store: Store, cells: list, work: dict[str, tuple[float | None, str | None]] | None = None) -> None:
     """Merge the compute seconds of this run's (task, seconds) into the store's timings: per sweep and cell
-    parameters, the mean seconds of one task (replicate) as last measured, with the task's declared work where
-    ``work`` (task key -> work) has it (what --plan scales to cells never timed)."""
+    parameters, the mean seconds of one task (replicate) as last measured, with the task's declared work and its
+    basis where ``work`` (task key -> (work, basis)) has them (what --plan scales to cells never timed)."""
     if not cells:
         return
     seen: dict[str, dict[str, list[float]]] = {}
-    work_of: dict[tuple[str, str], float | None] = {}
+    work_of: dict[tuple[str, str], tuple[float | None, str | None]] = {}
     for task, seconds in cells:
         k = _params_key(task)
         seen.setdefault(task.sweep, {}).setdefault(k, []).append(seconds)
-        work_of[task.sweep, k] = (work or {}).get(task.key)
+        work_of[task.sweep, k] = (work or {}).get(task.key, (None, None))
     path = store.root / TIMINGS
-    timings = {name: {k: v if w is None else {"seconds": v, "work": w} for k, (v, w) in t.items()}
-               for name, t in read_timings(store).items()}
+    timings = {name: {k: _entry(*v) for k, v in t.items()} for name, t in read_timings(store).items()}
     for name, by_params in seen.items():
         entry = timings.setdefault(name, {})
         for k, v in by_params.items():
-            mean = round(sum(v) / len(v), 6)
-            entry[k] = mean if work_of[name, k] is None else {"seconds": mean, "work": work_of[name, k]}
+            entry[k] = _entry(round(sum(v) / len(v), 6), *work_of[name, k])
     text = json.dumps(timings, sort_keys=True)
     atomic_write(path, lambda tmp: Path(tmp).write_text(text))
 
@@ -131,28 +159,32 @@ def last_failed(store: Store, tier: str) -> set[str]:
     return set(read_last_failed(store).get(tier, []))
 
 
-def plan_work(plans: list) -> dict[str, float | None]:
-    """Task key -> its declared work (``task_work``), for every task of ``plans``."""
-    out: dict[str, float | None] = {}
+def plan_work(plans: list) -> dict[str, tuple[float | None, str | None]]:
+    """Task key -> (its declared work (``task_work``), the work's basis (``work_basis``)), for every task of
+    ``plans``."""
+    out: dict[str, tuple[float | None, str | None]] = {}
     for p in plans:
+        basis = work_basis(p.claim)
         by_params: dict[str, float | None] = {}
         for t in p.tasks:
             if t.key not in out:
                 pk = _params_key(t)
                 if pk not in by_params:
                     by_params[pk] = task_work(p.claim, t.params)
-                out[t.key] = by_params[pk]
+                out[t.key] = (by_params[pk], basis if by_params[pk] is not None else None)
     return out
 
 
-def _scaled(entries: dict[str, tuple[float, float | None]], work: float | None) -> float | None:
-    """Seconds of a task of declared ``work``: the timed cells of its sweep nearest in log work (their mean, when
-    several declare the same work), times the work ratio (None when the task or no timed cell declares work)."""
+def _scaled(entries: dict[str, tuple[float, float | None, str | None]], work: float | None,
+            basis: str | None) -> float | None:
+    """Seconds of a task of declared ``work``: the timed cells of its sweep, with work of the same ``basis``,
+    nearest in log work (their mean, when several declare the same work), times the work ratio (None when the task
+    or no such timed cell declares work)."""
     if work is None:
         return None
     timed = []
-    for s, w in entries.values():
-        ratio = work / w if w else math.nan
+    for s, w, b in entries.values():
+        ratio = work / w if w and b == basis else math.nan
         if math.isfinite(ratio) and ratio > 0 and s * ratio <= MAX_SECONDS:  # damaged or extreme entries price nothing
             timed.append((abs(math.log(ratio)), s * ratio))
     if not timed:
@@ -162,14 +194,14 @@ def _scaled(entries: dict[str, tuple[float, float | None]], work: float | None) 
     return sum(ties) / len(ties)
 
 
-def plan_cost(plans: list, store: Store, work: dict[str, float | None] | None = None) -> dict:
+def plan_cost(plans: list, store: Store, work: dict[str, tuple[float | None, str | None]] | None = None) -> dict:
     """What a run would compute, before any work: per claim its cells, tasks (cells x replicates), those the
     store holds (no cost), and the estimated compute seconds of the others: "measured" from the store's timings
     of the same sweep and cell parameters, else "scaled" (a timed cell of the sweep times the ratio of declared
     work: ``Sweep.work`` or the paper's footprint), else "crude" (the sweep's mean task time, else the most seconds
     per task of the claim's stored verdict records), else "unknown"."""
     timings = read_timings(store)
-    means = {name: sum(s for s, _ in t.values()) / len(t) for name, t in timings.items() if t}
+    means = {name: sum(e[0] for e in t.values()) / len(t) for name, t in timings.items() if t}
     work = plan_work(plans) if work is None else work
     seen: dict[str, tuple[bool, float | None, str]] = {}  # key -> (stored, seconds, basis)
     recorded: dict[str, float] | None = None
@@ -180,7 +212,7 @@ def plan_cost(plans: list, store: Store, work: dict[str, float | None] | None = 
         measured = entries.get(_params_key(task))
         if measured is not None:
             return measured[0], "measured"
-        scaled = _scaled(entries, work[task.key])
+        scaled = _scaled(entries, *work[task.key])
         if scaled is not None:
             return scaled, "scaled"
         if task.sweep in means:

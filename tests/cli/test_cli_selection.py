@@ -126,9 +126,25 @@ def test_plan_scales_timed_cells_by_the_declared_work_to_price_cells_never_timed
 
 def test_timings_are_read_as_seconds_and_work_from_both_forms_dropping_damaged_entries(tmp_path):
     from simverify.cli.plan import TIMINGS, read_timings
-    (tmp_path / TIMINGS).write_text('{"a": {"k1": 2.5, "k2": {"seconds": 1.0, "work": 3}, "k3": {"seconds": 1.0, '
-                                    '"work": -1}, "k4": {"work": 2}, "k5": {"seconds": "x"}}}')
-    assert read_timings(Store(tmp_path)) == {"a": {"k1": (2.5, None), "k2": (1.0, 3.0), "k3": (1.0, None)}}
+    (tmp_path / TIMINGS).write_text('{"a": {"k1": 2.5, "k2": {"seconds": 1.0, "work": 3, "basis": "b"}, "k3": '
+                                    '{"seconds": 1.0, "work": -1, "basis": "b"}, "k4": {"work": 2}, "k5": {"seconds": '
+                                    '"x"}, "k6": {"seconds": 2.0, "work": 3, "basis": 7}}}')
+    assert read_timings(Store(tmp_path)) == {"a": {"k1": (2.5, None, None), "k2": (1.0, 3.0, "b"),
+                                                   "k3": (1.0, None, None), "k6": (2.0, 3.0, None)}}
+
+
+def test_timings_recorded_under_another_work_basis_are_not_scaled(tmp_path, capsys):
+    """A timing whose work was counted by another declaration (an older cost model) prices nothing by scaling."""
+    store = tmp_path / "s"
+    main(capsys, "check", "toy.slow", "--set", "sleep=0.01", "--scheduler", "serial", "--store", str(store))
+    path = store / "timings.json"
+    timings = json.loads(path.read_text())
+    assert all(e["basis"].startswith("tests.toy_claims.") for e in timings["toy.slow"].values())
+    for e in timings["toy.slow"].values():
+        e["basis"] = "an.older.declaration:0"
+    path.write_text(json.dumps(timings))
+    code, out, _ = main(capsys, "check", "toy.slow", "--set", "sleep=1.0", "--plan", "--json", "--store", str(store))
+    assert code == 0 and json.loads(out)["claims"][0]["basis"] == "crude"
 
 
 def test_report_option_prints_where_the_report_was_written_last(tmp_path, capsys):

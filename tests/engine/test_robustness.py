@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simverify import footprint as fp
@@ -87,6 +88,23 @@ def test_every_tier_of_every_paper_plans_within_the_ceilings():
             for _, cell in grid.cells():
                 got = claim.footprint(normalize({**fixed, **cell}))
                 assert got.memory < 4 * 2 ** 30 and got.work < fp.MAX_CELL_WORK, (claim.id, tier, got)
+
+
+def test_every_declared_sweep_work_is_positive_and_finite_at_every_cell_of_every_tier():
+    from simverify import registry
+    from simverify.keys import normalize
+    from simverify.sweep import _bind
+    declared = 0
+    for claim in registry.all_claims(None, controls=True):
+        if claim.sweep.work is None:
+            continue
+        declared += 1
+        for tier in claim.tiers:
+            grid, fixed = _bind(claim, tier, None)
+            for _, cell in grid.cells():
+                got = claim.sweep.work(normalize({**fixed, **cell}))
+                assert np.isfinite(got) and got > 0, (claim.id, tier, cell, got)
+    assert declared > 100  # andnmf's and slm's sweeps
 
 
 @pytest.mark.slow
