@@ -80,6 +80,8 @@ def finite_array(name: str, A, ndim: int = 2, *, owner: str = "", complex_ok: bo
 def finite_matrix(name: str, A, ndim: int = 2, *, owner: str = "", order: str = "C") -> np.ndarray:
     """``A`` as a float64 array of ``ndim`` dims with finite entries, contiguous in ``order`` ("C" rows, "F"
     columns; no copy when ``A`` already is)."""
+    if order not in ("C", "F"):  # a programming error, named as one
+        raise ValueError(f"finite_matrix: order must be 'C' or 'F', got {order!r}")
     arr = np.asarray(A)
     if not (arr.ndim == ndim and arr.dtype.kind in "biuf" and arr.dtype != bool):  # message only on failure
         raise ValueError(f"{_prefix(owner)}{name} must be a real {ndim}-d array, got dtype {arr.dtype} and shape "

@@ -29,12 +29,25 @@ def _read_json(path, default):
 MAX_SECONDS = 1e9  # about 32 years: a timing or estimate past it is damage, not a measurement
 
 
+MAX_WORK = 1e30  # operations: past it a declared or recorded work is damage (no cell does 1e30 operations)
+
+
+def _as_float(v) -> float:
+    """A JSON number as a float, NaN when it is not one (a bool, or an integer too large for a float)."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return math.nan
+    try:
+        return float(v)
+    except OverflowError:
+        return math.nan
+
+
 def _seconds_ok(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= MAX_SECONDS
+    return 0 <= _as_float(v) <= MAX_SECONDS  # False for NaN
 
 
 def _work_ok(w) -> bool:
-    return isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) and w > 0
+    return 0 < _as_float(w) <= MAX_WORK
 
 
 def read_timings(store: Store) -> dict[str, dict[str, tuple[float, float | None, str | None]]]:

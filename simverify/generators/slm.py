@@ -233,16 +233,27 @@ def slm_instances(model: SecondOrderModel, n: int, seed, order: str = "C") -> tu
     """The first n instances materialised: X (n, d) and labels y (n,) (for baselines and tests). ``order`` "F"
     stores X column by column (for a solver that reads columns: no copy), "C" row by row; the same numbers."""
     require(order in ("C", "F"), f"order must be 'C' or 'F', got {order!r}")
+    n = positive_int("n", n)
+    try:  # before the streams: a size that cannot be held is refused at once
+        X, xi, y = np.empty((n, model.d), order=order), np.empty(n), np.empty(n)
+    except (MemoryError, ValueError):  # ValueError: past what an array can index
+        raise ValueError(f"slm_instances: {n} instances of {model.d} features do not fit in memory "
+                         f"({8.0 * n * model.d / 2 ** 30:.3g} GiB)") from None
     states, d, code, param, mean, sd, n, chunk = _stream_args(model.dist, model.d, n, seed)
-    X, xi = np.empty((n, d), order=order), np.empty(n)
     draw_instances_into(states, X, xi, code, param, mean, sd, chunk)
-    y = np.empty(n)
-    for s in range(0, n, LABEL_BLOCK):  # y = x^T w* + x^T M* x + noise xi, O(n d r) by row blocks (each C-ordered),
+    with one_blas_thread():  # the same labels for any BLAS thread count
+        _label_instances(model, X, y)
+    y += model.noise * xi
+    return X, y
+
+
+def _label_instances(model: SecondOrderModel, X: np.ndarray, y: np.ndarray) -> None:
+    """y (n,) = x^T w* + x^T M* x for the rows of X (n, d), without the noise."""
+    n = X.shape[0]
+    for s in range(0, n, LABEL_BLOCK):  # O(n d r) by row blocks, each C-ordered, with
         B = np.ascontiguousarray(X[s:s + LABEL_BLOCK])  # x^T M* x = sum_j s*_j (x^T u*_j)^2 - x^T D(diag*) x
         quad = ((B @ model.U_star) ** 2) @ model.s_star - (B ** 2) @ model.diag_star
         y[s:s + LABEL_BLOCK] = B @ model.w_star + quad
-    y += model.noise * xi
-    return X, y
 
 
 def factor_columns(*parts: np.ndarray) -> np.ndarray:

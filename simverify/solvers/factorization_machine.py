@@ -10,6 +10,7 @@ import numpy as np
 
 from ..generators.slm import factor_columns
 from ..kernels.fm import als_sweep, pairwise_predictions
+from ..kernels.jit import one_blas_thread
 from ..kernels.rng import as_seed_sequence
 from ..kernels.slm import second_order_predictions
 from ..validation import (
@@ -103,6 +104,7 @@ class FactorizationMachine(ParamsMixin):
         X = finite_matrix("X", X, owner=owner, order="F")  # read column by column: no copy of an F-ordered X
         y = finite_matrix("y", y, ndim=1, owner=owner)
         require(X.shape[0] == y.size, f"{owner}: X has {X.shape[0]} rows but y has {y.size} labels")
+        require(X.shape[0] >= 1, f"{owner}: X has no rows")
         require(self.rank <= X.shape[1],
                 f"{owner}: rank must be at most the number of features {X.shape[1]}, got {self.rank}")
         return X, y
@@ -117,7 +119,8 @@ class FactorizationMachine(ParamsMixin):
         rng = np.random.default_rng(as_seed_sequence(self.random_state))
         self.w0_, self.w_ = 0.0, np.zeros(d)
         self.V_ = self.init_stdev * rng.standard_normal((d, self.rank))
-        Qt = self.V_.T @ Xc  # (rank, n): one contiguous row per factor
+        with one_blas_thread():  # the same start for any BLAS thread count
+            Qt = self.V_.T @ Xc  # (rank, n): one contiguous row per factor
         e = pairwise_predictions(Xc, Qt, self.V_) - y  # w0 = 0, w = 0: the pairwise part only
         mse = [float(e @ e / n)]
         self.n_iter_, self.train_mse_ = 0, np.array(mse)

@@ -103,6 +103,22 @@ def test_existing_helpers_keep_their_messages():
     one_line_refusal(lambda: v.check_int_parameter("m", [1, 0]), "parameter m must be a positive integer, got [1, 0]")
 
 
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_finite_matrix_returns_the_order_asked_for_without_copying_an_array_already_in_it(order):
+    A = np.asarray(np.arange(12.0).reshape(3, 4), order=order)
+    for arr in (A, A[:, ::2], A.astype(np.int64)):
+        got = v.finite_matrix("A", arr, order=order)
+        assert got.flags[f"{order}_CONTIGUOUS"] and got.dtype == np.float64
+        np.testing.assert_array_equal(got, arr)
+    assert v.finite_matrix("A", A, order=order) is A
+
+
+@pytest.mark.parametrize("order", ["K", "c", "", "A", "W", None])
+def test_finite_matrix_refuses_an_order_other_than_c_or_f(order):
+    one_line_refusal(lambda: v.finite_matrix("A", np.ones((2, 2)), order=order),
+                     f"finite_matrix: order must be 'C' or 'F', got {order!r}")
+
+
 # ---- estimators: constraints declared, checked at fit, one line --------------------------------------------------
 
 ESTIMATOR_CLASSES = [*ESTIMATORS.values(), nmf_sol.AND, nmf_sol.MultiplicativeUpdate, nmf_sol.HALS, nmf_sol.ANLS,

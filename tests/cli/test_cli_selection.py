@@ -131,6 +131,10 @@ def test_timings_are_read_as_seconds_and_work_from_both_forms_dropping_damaged_e
                                     '"x"}, "k6": {"seconds": 2.0, "work": 3, "basis": 7}}}')
     assert read_timings(Store(tmp_path)) == {"a": {"k1": (2.5, None, None), "k2": (1.0, 3.0, "b"),
                                                    "k3": (1.0, None, None), "k6": (2.0, 3.0, None)}}
+    huge = "1" + "0" * 400  # an integer no float holds: damage, not an OverflowError
+    (tmp_path / TIMINGS).write_text(f'{{"a": {{"k1": {{"seconds": 1, "work": {huge}, "basis": "b"}}, "k2": {huge}, '
+                                    '"k3": {"seconds": 1, "work": 1e308, "basis": "b"}}}')
+    assert read_timings(Store(tmp_path)) == {"a": {"k1": (1.0, None, None), "k3": (1.0, None, None)}}
 
 
 def test_timings_recorded_under_another_work_basis_are_not_scaled(tmp_path, capsys):

@@ -130,7 +130,22 @@ def test_als_recovers_a_noise_free_diagonal_free_model_without_raising_the_train
     ({}, np.ones((3, 2)), np.ones(4), "X has 3 rows but y has 4 labels"),
     ({}, np.ones((3, 2)), np.array([1.0, np.nan, 2.0]), "y has non-finite entries"),
     ({"l2_reg_w": -1.0}, np.ones((3, 2)), np.ones(3), "l2_reg_w"),
+    ({}, np.empty((0, 2)), np.empty(0), "X has no rows"),
 ])
 def test_bad_input_is_refused_naming_the_problem(kwargs, X, y, message):
     with pytest.raises(ValueError, match=message):
         FactorizationMachine(**{"rank": 1, **kwargs}).fit(X, y)
+
+
+def test_fit_and_instances_are_bit_identical_for_one_and_two_blas_threads():
+    """The BLAS products behind the start (X V) and the labels run on one thread whatever the caller set."""
+    from threadpoolctl import threadpool_limits
+    model = gen.low_rank_model(300, 3, gen.FeatureDistribution("gaussian"), 1, diag_free=True)
+    runs = []
+    for threads in (1, 2):
+        with threadpool_limits(limits=threads, user_api="blas"):
+            X, y = gen.slm_instances(model, 600, 2, order="F")
+            fm = FactorizationMachine(rank=3, n_iter=2, tol=0.0).fit(X, y)
+        runs.append((y, fm.V_, fm.w_, fm.train_mse_))
+    for a, b in zip(*runs):
+        np.testing.assert_array_equal(a, b)

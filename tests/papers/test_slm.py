@@ -121,6 +121,13 @@ def test_slm_instances_are_the_stream_in_either_order_and_labelled_by_the_model(
         gen.slm_instances(model, 10, 4, order="K")
 
 
+def test_slm_instances_refuses_a_size_that_cannot_be_held_before_building_its_streams():
+    model = gen.low_rank_model(7, 2, gen.FeatureDistribution("gaussian"), 3)
+    for n in (10 ** 14, 10 ** 18):  # 5.2 PiB (more than memory), and more than an array can index
+        with pytest.raises(ValueError, match="do not fit in memory"):
+            gen.slm_instances(model, n, 4)
+
+
 def test_streamed_power_sums_equal_the_materialised_stream():
     dist = gen.FeatureDistribution("truncated_gaussian", 0.1)
     X, noise = gen.feature_instances(dist, 5, 3000, 11)

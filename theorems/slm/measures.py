@@ -239,9 +239,11 @@ def symmetric_recovery_error(model: gen.SecondOrderModel, state) -> float:
 
 
 def _gradient_path(model, k: int, n: int, T: int, seed, step: float) -> np.ndarray:
-    """symmetric_recovery_error at t = 0..T of gradient descent on one training set of n instances."""
+    """symmetric_recovery_error at t = 0..T of gradient descent on one training set of n instances (a pilot: too
+    large a step diverges to inf or NaN by design, without a warning)."""
     run = sol.gradient_descent_sequence(model, k, n, T, seed, step=step, resample=False)
-    return np.array([symmetric_recovery_error(model, s) for _, s in run])
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.array([symmetric_recovery_error(model, s) for _, s in run])
 
 
 def tuned_gradient_step(model, k: int, n: int, seed) -> float:
