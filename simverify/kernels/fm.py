@@ -113,8 +113,14 @@ def _factor_update(e, q, x, v, delta):
 
 
 @njit(**JIT)
+def sum_of_squares(e):
+    """sum_i e_i^2 over an (n,) array, in four lanes: the same bits for any thread count (a BLAS dot is not)."""
+    return _linear_sums(e, e)[1]
+
+
+@njit(**JIT)
 def _coordinate_delta(num, den):
-    """The exact coordinate step -num / den, 0 where the coordinate does not enter the loss (den <= 0)."""
+    """The exact coordinate step -num / den, 0 where the coordinate does not enter the loss (den not positive)."""
     return -num / den if den > 0.0 else 0.0
 
 

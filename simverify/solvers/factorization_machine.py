@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..generators.slm import factor_columns
-from ..kernels.fm import als_sweep, pairwise_predictions
+from ..kernels.fm import als_sweep, pairwise_predictions, sum_of_squares
 from ..kernels.jit import one_blas_thread
 from ..kernels.rng import as_seed_sequence
 from ..kernels.slm import second_order_predictions
@@ -122,12 +122,12 @@ class FactorizationMachine(ParamsMixin):
         with one_blas_thread():  # the same start for any BLAS thread count
             Qt = self.V_.T @ Xc  # (rank, n): one contiguous row per factor
         e = pairwise_predictions(Xc, Qt, self.V_) - y  # w0 = 0, w = 0: the pairwise part only
-        mse = [float(e @ e / n)]
+        mse = [sum_of_squares(e) / n]
         self.n_iter_, self.train_mse_ = 0, np.array(mse)
         yield 0, self
         for t in range(1, self.n_iter + 1):
             self.w0_ = als_sweep(Xc, e, Qt, self.w0_, self.w_, self.V_, 0.0, self.l2_reg_w, self.l2_reg_V)
-            mse.append(float(e @ e / n))
+            mse.append(sum_of_squares(e) / n)
             self.n_iter_, self.train_mse_ = t, np.array(mse)
             yield t, self
             if mse[-2] - mse[-1] < self.tol:

@@ -138,13 +138,14 @@ def test_bad_input_is_refused_naming_the_problem(kwargs, X, y, message):
 
 
 def test_fit_and_instances_are_bit_identical_for_one_and_two_blas_threads():
-    """The BLAS products behind the start (X V) and the labels run on one thread whatever the caller set."""
+    """The BLAS products behind the start (X V) and the labels run on one thread whatever the caller set, and the
+    training MSE is a fixed-order sum (n large enough that BLAS would split a dot product over threads)."""
     from threadpoolctl import threadpool_limits
     model = gen.low_rank_model(300, 3, gen.FeatureDistribution("gaussian"), 1, diag_free=True)
     runs = []
     for threads in (1, 2):
         with threadpool_limits(limits=threads, user_api="blas"):
-            X, y = gen.slm_instances(model, 600, 2, order="F")
+            X, y = gen.slm_instances(model, 30_000, 2, order="F")
             fm = FactorizationMachine(rank=3, n_iter=2, tol=0.0).fit(X, y)
         runs.append((y, fm.V_, fm.w_, fm.train_mse_))
     for a, b in zip(*runs):

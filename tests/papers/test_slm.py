@@ -104,6 +104,7 @@ def test_instance_stream_is_the_chunk_streams_normals_in_order(dist, raw):
         np.testing.assert_array_equal(noise[rows], z[:, d])
         np.testing.assert_allclose(X[rows], (raw(z[:, :d]) - mean) / sd, rtol=1e-15, atol=1e-15)
 
+
 def test_slm_instances_are_the_stream_in_either_order_and_labelled_by_the_model():
     """Rows of X are the stream's instances in both layouts (bit for bit, a partial tile and chunk included), and
     y = x^T w* + x^T M* x + noise xi."""
@@ -121,7 +122,7 @@ def test_slm_instances_are_the_stream_in_either_order_and_labelled_by_the_model(
         gen.slm_instances(model, 10, 4, order="K")
 
 
-def test_slm_instances_refuses_a_size_that_cannot_be_held_before_building_its_streams():
+def test_slm_instances_refuses_a_size_that_cannot_be_held_with_one_line():
     model = gen.low_rank_model(7, 2, gen.FeatureDistribution("gaussian"), 3)
     for n in (10 ** 14, 10 ** 18):  # 5.2 PiB (more than memory), and more than an array can index
         with pytest.raises(ValueError, match="do not fit in memory"):

@@ -9,10 +9,10 @@ measured times.
 from __future__ import annotations
 
 from simverify.footprint import size
+from simverify.kernels.slm import BLOCKED_MIN_D
 
 SCALAR = 10.0  # one scalar operation in dgemm operations (about 20 against 2 Gflop/s per core on these hosts)
 DRAW = 3.0 * SCALAR  # one coordinate of an instance: a ziggurat normal or a uniform, standardised
-BLOCKED_MIN_D = 256  # kernels.slm's blocked pass (BLAS products) from this d on; per-instance loops below it
 FM_PASS = 6.0 * SCALAR  # one ALS coordinate's two passes over one instance (sums, update): about 12 scalar operations
 # that run about twice the scalar rate (four lanes; a vectorised update), so 6 SCALAR
 
@@ -76,15 +76,21 @@ def eq10_work(p: dict) -> float:
     return power_pass(n, d) + stream_pass(n, d, k + d, k)
 
 
-def _algorithm1(n: float, d: int, k: int, T: int, init_iters: int) -> float:
-    """Algorithm 1: line 2's power sums, line 4's init_iters + 1 subspace passes, then T passes of k columns."""
-    return power_pass(n, d) + (init_iters + 1 + T) * stream_pass(n, d, k, k)
+OVERSAMPLE = 5  # solvers.slm.initial_subspace's extra columns
+
+
+def _algorithm1(n: float, d: int, k: int, T: int, init_iters: int, spectral: bool = True) -> float:
+    """Algorithm 1: line 2's power sums, line 4's init_iters + 1 subspace passes on k + OVERSAMPLE columns (the
+    spectral start; none from a random start), then T passes of k columns."""
+    start = (init_iters + 1) * stream_pass(n, d, k + OVERSAMPLE, k) if spectral else 0.0
+    return power_pass(n, d) + start + T * stream_pass(n, d, k, k)
 
 
 def algorithm1_work(p: dict) -> float:
     """measure_algorithm1 (per n of a paired design)."""
     d, k, T = size(p, "d"), size(p, "k"), size(p, "iteration")
-    return _algorithm1(_total(p, "n"), d, k, T, size(p, "init_iters", 10))
+    spectral = p.get("start", "spectral") == "spectral"
+    return _algorithm1(_total(p, "n"), d, k, T, size(p, "init_iters", 10), spectral)
 
 
 def gradient_descent_work(p: dict) -> float:
