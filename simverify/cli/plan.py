@@ -81,10 +81,16 @@ def _source_digest(path: str) -> str:
         return "unreadable"
 
 
+def _declaration(claim):
+    """The function that declares a task's work: the sweep's ``work``, else the paper's footprint (whose result's
+    ``work`` it is), else None."""
+    return claim.sweep.work if claim.sweep.work is not None else claim.footprint
+
+
 def work_basis(claim) -> str | None:
     """What a claim's declared work is counted in: the declaring function's name and a digest of its module's source.
     A timing recorded under another basis is never scaled by this one (its work may be in other units)."""
-    fn = claim.sweep.work if claim.sweep.work is not None else claim.footprint
+    fn = _declaration(claim)
     if fn is None:
         return None
     try:
@@ -98,13 +104,12 @@ def work_basis(claim) -> str | None:
 def task_work(claim, params: dict) -> float | None:
     """The declared work of one task of ``claim`` at ``params`` (its sweep's ``work``, else its paper's footprint),
     or None where nothing is declared or the declaration fails on these parameters."""
+    fn = _declaration(claim)
+    if fn is None:
+        return None
     try:
-        if claim.sweep.work is not None:
-            work = claim.sweep.work(params)
-        elif claim.footprint is not None:
-            work = claim.footprint(params).work
-        else:
-            return None
+        work = fn(params)
+        work = work.work if fn is claim.footprint else work
     except Exception:  # an estimate only: a declaration that cannot price these parameters prices nothing
         return None
     return float(work) if _work_ok(work) else None
