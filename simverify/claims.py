@@ -16,6 +16,7 @@ from typing import Any
 from . import stats
 from .findings import LOOSE_KIND, Finding
 from .footprint import Footprint
+from .keys import normalize
 from .laws import Law
 from .record import is_claim_id
 from .stats import CONFIRMED, REFUTED
@@ -91,6 +92,25 @@ class Sweep:
     data: Mapping[str, Callable[[str], str | os.PathLike]] = field(default_factory=dict)
     work: Callable[[dict], float] | None = None  # one task's work at a cell's parameters (any unit proportional
     # to its time; None: the paper's footprint work): `check --plan` scales timed cells of the sweep by it
+
+    def tier_sizes(self) -> dict[str, dict[str, Any]]:
+        """Per tier, the parameters whose declared values differ between the tiers (fixed values, grid axes and
+        zipped axes as lists) and the replicates when they differ, JSON-normal: what the quick tier shrinks of
+        the paper's sizes ({} per tier when the tiers are the same; a value that is not JSON-normal is left out)."""
+        def declared(t: Tier) -> dict[str, Any]:
+            out = {**t.fixed, **{k: list(v) for k, v in t.grid.axes.items()},
+                   **{p: list(v) for group in t.grid.zipped.values() for p, v in group.items()},
+                   "replicates": t.replicates}
+            ok = {}
+            for k, v in out.items():
+                try:
+                    ok[k] = normalize(v, k)
+                except ValueError:
+                    continue
+            return ok
+        quick, full = (declared(self.tiers[t]) for t in ("quick", "full"))
+        differ = [k for k in dict.fromkeys([*quick, *full]) if quick.get(k, None) != full.get(k, None)]
+        return {"quick": {k: quick[k] for k in differ if k in quick}, "full": {k: full[k] for k in differ if k in full}}
 
     def with_measure(self, measure: Callable[..., dict], suffix: str) -> Sweep:
         """The same grid run by another measure, as sweep ``<name>~<suffix>``."""

@@ -56,6 +56,7 @@ class VerdictRecord(TypedDict, total=False):
     run_key: str
     provenance: dict
     table: dict | None
+    tier_sizes: dict  # Sweep.tier_sizes: per tier the declared parameters that differ between the tiers
 
 
 # a claim id: "<paper>.<name>" or "<paper>.<name>~<control>"; it names files and pages, so never a path
@@ -90,7 +91,7 @@ REQUIRED = {"id": is_claim_id,
             "estimate": _optional(_number), "ci": _numbers(2)}
 # fields a record may lack (or hold None), checked when present: what the report reads from them
 OPTIONAL = {"band": _numbers(2), "run": dict, "overrides": dict, "detail": dict, "finding": dict, "table": dict,
-            "provenance": dict, "citation": dict, "law_digest": str,
+            "provenance": dict, "citation": dict, "law_digest": str, "tier_sizes": dict,
             "order": is_order,
             "control_of": str, "run_key": str, "finished": str, "erratum": str, "advice": str,
             "replicates": lambda v: isinstance(v, int) and not isinstance(v, bool),

@@ -62,7 +62,7 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
         "run": run, "run_key": run_key(run), "provenance": provenance(),
         "dataset": (Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
                     if path is not None and root is not None else None),
-        "table": table,
+        "table": table, "tier_sizes": claim.sweep.tier_sizes(),
     }
 
 

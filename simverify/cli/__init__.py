@@ -126,9 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "beside the verdicts, with the store's own")
     rp.add_argument("--with-data", action="store_true", help="also write the cell data (NetCDF and CSV) under "
                     "data/, once per distinct Dataset")
-    rp.add_argument("--reference", action="store_true", help="regenerate the committed reference: reports/quick "
-                    "of the checkout, quick tier, every registered check from one default run, no cell data, its "
-                    "calibration.json kept; removes the pages, figures and data it did not write")
+    rp.add_argument("--reference", action="store_true", help="regenerate a committed reference: reports/quick of "
+                    "the checkout (every registered check), or with --tier full reports/full (the claims run at "
+                    "that tier, with their controls), from default runs judged at the suite's per-check level, no "
+                    "cell data, its calibration.json kept; removes the pages, figures and data it did not write")
     rp.set_defaults(fn=cmd_report)
 
     kp = sub.add_parser("calibrate", help="false-fail rate and power of claims over many root seeds",

@@ -29,9 +29,9 @@ def _report(store: Store, out: str | None, tier: str | None, compare: str | None
 def cmd_report(args) -> int:
     with _refused():
         store = Store(args.store)
-        if args.reference and (args.out is not None or args.tier not in (None, "quick") or args.with_data):
-            raise UsageError("--reference writes the quick tier to reports/quick without cell data: "
-                             "give no --out, --tier or --with-data with it")
+        if args.reference and (args.out is not None or args.with_data):
+            raise UsageError("--reference writes reports/quick (or with --tier full, reports/full) without cell "
+                             "data: give no --out or --with-data with it")
         if not args.reference:
             check_writable(args.out or DEFAULT_REPORT, "report directory")
     report = _report(store, None if args.reference else args.out or DEFAULT_REPORT, args.tier, args.compare,

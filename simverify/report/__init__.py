@@ -2,7 +2,7 @@
 figures drawn by each claim's law, with ``with_data`` the cell data as NetCDF and CSV, once per distinct
 Dataset), ``report.md``, ``results.json`` and ``calibration.json``, built only from a store's Datasets and
 verdict records (and calibration rows). Everything is rendered in memory first, then written file by file
-atomically, so bad input writes nothing. ``reference=True`` writes the committed reference (docs/report.md)."""
+atomically, so bad input writes nothing. ``reference=True`` writes a committed reference (docs/report.md)."""
 from __future__ import annotations
 
 import hashlib
@@ -27,12 +27,13 @@ from ..store import (
 from .compare import Comparison, compare
 from .figures import UnreadableFile, dataset_path, draw_figures, open_dataset
 from .markdown import markdown
+from .reference import REFERENCES, Coverage
+from .reference import reference_rows as _reference_rows
 from .site import claim_page, index, paper_page, public
 
 __all__ = ["NoResults", "Report", "UnreadableFile", "write_report", "markdown", "load_baseline", "REFERENCE"]
 
-REFERENCE = Path("reports") / "quick"  # the committed reference, inside the source checkout
-REFERENCE_TIER = "quick"
+REFERENCE = REFERENCES["quick"]  # the committed quick reference, inside the source checkout (reports/full beside it)
 SITE_DIRS = ("claims", "papers", "figures", "data")  # what a reference write prunes of files it did not write
 
 
@@ -64,6 +65,23 @@ def registered_position(claim_id: str) -> int | None:
         return registry.position(claim_id)
     except Exception:
         return None
+
+
+def with_tier_sizes(rows: list[dict]) -> list[dict]:
+    """``rows`` where each lacking ``tier_sizes`` (a record written before it was kept) gains its registered claim's
+    (Sweep.tier_sizes), when the claim is registered (a report never stops for it)."""
+    from .. import registry
+
+    def sizes(claim_id: str) -> dict | None:
+        try:
+            return registry.get(claim_id).sweep.tier_sizes()
+        except Exception:
+            return None
+    out = []
+    for r in rows:
+        got = None if r.get("tier_sizes") is not None else sizes(r["id"])
+        out.append(r if got is None else {**r, "tier_sizes": got})
+    return out
 
 
 def load_baseline(path: str | Path | Store, tier: str | None = None) -> tuple[list[dict], str]:
@@ -162,14 +180,15 @@ def site_files(ids: list[str], papers: list[str], with_data: bool = False) -> li
 def build(store: Store, tier: str | None = None, compare_with: str | Path | Store | None = None,
           calibration: list[dict] = (), with_data: bool = False, rows: list[dict] | None = None,
           workers: int | None = None, progress: Callable[[int, int], None] | None = None, smallest: bool = False,
-          preflight: Callable[[list[dict]], None] | None = None) -> tuple[dict, list, Comparison | None]:
+          preflight: Callable[[list[dict]], None] | None = None,
+          coverage: Coverage | None = None) -> tuple[dict, list, Comparison | None]:
     """(files: relative path -> bytes or a source Path, unreadable, comparison); NoResults when no row.
     ``rows``: the rows to show (default: the store's, of ``tier``); ``workers`` draw the figures
     (``figures.draw_figures``; default: this process), ``progress(done, total)`` is called as they are drawn;
     ``smallest``: the figures' PNGs at zlib's slowest search (``figures.small_png``); ``preflight(rows)`` runs
-    before any work (it may raise)."""
+    before any work (it may raise); ``coverage``: a reference's coverage block, on the index and in report.md."""
     shown, every, unreadable = readable_rows(store, tier)
-    rows = shown if rows is None else rows
+    rows = with_tier_sizes(shown if rows is None else rows)
     if not rows:
         which = f" of tier {tier}" if tier else ""
         if unreadable:  # say why, not "run check": the files may be of a newer simverify
@@ -206,8 +225,8 @@ def build(store: Store, tier: str | None = None, compare_with: str | Path | Stor
         files[f"papers/{paper}.html"] = paper_page(paper, [r for r in rows if r["paper"] == paper], figures).encode()
     changed = comparison.changes if comparison else []
     said = comparison.summary() if comparison else ""
-    files["index.html"] = index(rows, by_id, changed, unreadable, said).encode()
-    files["report.md"] = markdown(rows, unreadable, changed, said).encode()
+    files["index.html"] = index(rows, by_id, changed, unreadable, said, coverage.html() if coverage else "").encode()
+    files["report.md"] = markdown(rows, unreadable, changed, said, coverage.markdown() if coverage else ()).encode()
     records = [public(r) for r in rows]
     files["results.json"] = json.dumps(records, indent=1, default=verdict_record.json_default).encode()
     if calibrated:
@@ -221,31 +240,14 @@ def _writer(content: bytes | Path) -> Callable[[str], None]:
     return lambda tmp: Path(tmp).write_bytes(content)
 
 
-def reference_rows(store: Store) -> tuple[list[dict], list[str]]:
-    """The rows of the committed reference: every registered claim and control at the quick tier, each from
-    a run at the tier's own settings (root seed 0, no --set, no --replicates, the default alpha) that checked
-    every registered claim together (so every row has the suite's per-claim level); (rows, ids of stored
-    rows left out because no registered claim has them). ValueError (one line) naming what is missing."""
+def reference_rows(store: Store, tier: str = "quick") -> tuple[list[dict], list[str], Coverage]:
+    """The rows of the committed reference of ``tier`` (reference.reference_rows): every registered claim and
+    control at the quick tier, the claims run so far at the full tier, each from a default run judged at the whole
+    suite's per-check level; (rows, ids of stored rows left out because no registered claim has them, coverage).
+    ValueError (one line) naming what is missing."""
     from .. import registry, runner
-    claims = registry.all_claims(None, controls=True)
-    ids = [c.id for c in claims]
-    rows = {r["id"]: r for r in readable_rows(store, REFERENCE_TIER)[0]}
-    missing = [i for i in ids if i not in rows]
-    off = [i for i in ids if i in rows and not _suite_run(rows[i], len(ids), runner.DEFAULT_ALPHA)]
-    if missing or off:
-        what = "; ".join(x for x in (f"{len(missing)} checks not run ({', '.join(missing[:3])}"
-                                     f"{', ...' if len(missing) > 3 else ''})" if missing else "",
-                                     f"{len(off)} not from a default run of all {len(ids)} checks together "
-                                     f"({', '.join(off[:3])}{', ...' if len(off) > 3 else ''})" if off else "") if x)
-        raise ValueError(f"store {store.root} does not hold the reference run: {what}; run 'simverify check --all "
-                         f"--tier {REFERENCE_TIER} --store {store.root}' (stored cells are reused)")
-    return [r for r in readable_rows(store, REFERENCE_TIER)[0] if r["id"] in set(ids)], sorted(set(rows) - set(ids))
-
-
-def _suite_run(rec: dict, checks: int, alpha: float) -> bool:
-    run = rec.get("run") or {}
-    return (run.get("seed", rec.get("seed")) == 0 and not run.get("overrides") and run.get("replicates") is None
-            and run.get("alpha") == alpha and run.get("checks") == checks)
+    return _reference_rows(store, tier, registry.all_claims(None, controls=True), readable_rows(store, tier)[0],
+                           runner.DEFAULT_ALPHA)
 
 
 def _stale_figures(out: Path, files: dict) -> list[Path]:
@@ -261,14 +263,14 @@ def _stale_figures(out: Path, files: dict) -> list[Path]:
     return removed
 
 
-def reference_dir() -> Path:
-    """``reports/quick`` of the source checkout this simverify runs from; ValueError outside a checkout."""
+def reference_dir(tier: str = "quick") -> Path:
+    """``reports/<tier>`` of the source checkout this simverify runs from; ValueError outside a checkout."""
     from ..provenance import _git
     top = _git("rev-parse", "--show-toplevel")
     if not top or not (Path(top) / "simverify" / "__init__.py").is_file():
-        raise ValueError("--reference writes reports/quick of the source checkout; this simverify is not run "
+        raise ValueError(f"--reference writes reports/{tier} of the source checkout; this simverify is not run "
                          "from one (install it editable from a clone)")
-    return Path(top) / REFERENCE
+    return Path(top) / REFERENCES[tier]
 
 
 def write_report(store: Store, out: str | Path | None = None, tier: str | None = None,
@@ -281,22 +283,24 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
     ``compare``: a store, a report directory or a results.json: flag verdicts that changed and estimates that
     moved beyond their intervals, count floating-point noise (compare.py). ``calibration``: a file of
     calibration rows (``calibrate --out``) shown beside the verdicts with the store's own. ``with_data``: also
-    the cell data, once per distinct Dataset. ``reference``: the committed reference (``reports/quick`` of
-    the checkout, quick tier, every registered check from one default run, no cell data; its own
-    calibration.json is read back, and files under claims/, papers/, figures/ and data/ it did not write are
-    removed). ``workers`` > 1 draws the figures in that many spawned processes (at most the cores; a script
-    then needs the ``if __name__ == "__main__":`` guard), by default in this process; ``progress(done, total)``
-    follows them. Raises NoResults or IncompatibleStore (nothing written) and ValueError for bad input or when
-    ``out`` cannot be written."""
+    the cell data, once per distinct Dataset. ``reference``: the committed reference of ``tier`` (quick when
+    None; ``reports/<tier>`` of the checkout; reference.reference_rows says which rows, and a coverage block says
+    what was run, its times and what was left out; no cell data; its own calibration.json is read back, and files
+    under claims/, papers/, figures/ and data/ it did not write are removed). ``workers`` > 1 draws the figures
+    in that many spawned processes (at most the cores; a script then needs the ``if __name__ == "__main__":``
+    guard), by default in this process; ``progress(done, total)`` follows them. Raises NoResults or
+    IncompatibleStore (nothing written) and ValueError for bad input or when ``out`` cannot be written."""
     rows = None
     extra = read_calibration_file(calibration) if calibration else []
+    coverage = None
     if reference:
-        if with_data or tier not in (None, REFERENCE_TIER) or out is not None:
-            raise ValueError("--reference writes the quick tier to reports/quick without cell data: "
-                             "give no --out, --tier or --with-data with it")
-        out, tier = reference_dir(), REFERENCE_TIER
+        if with_data or tier not in (None, *REFERENCES) or out is not None:
+            raise ValueError("--reference writes reports/quick (or with --tier full, reports/full) without cell "
+                             "data: give no --out or --with-data with it")
+        tier = tier or "quick"
+        out = reference_dir(tier)
         store.check_compatible()
-        rows, _ = reference_rows(store)
+        rows, _, coverage = reference_rows(store, tier)
         shipped = out / "calibration.json"
         extra = (read_calibration_file(shipped) if shipped.exists() else []) + extra
     if out is None:
@@ -307,8 +311,9 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
     def planned(shown: list[dict]) -> None:  # before any figure is drawn
         ids, papers = [r["id"] for r in shown], list(dict.fromkeys(r["paper"] for r in shown))
         check_tree_writable(out, site_files(ids, papers, with_data), "report directory")
+    # a reference's PNGs at zlib's slowest search (smallest)
     files, unreadable, comparison = build(store, tier, compare, extra, with_data, rows, workers, progress,
-                                          smallest=reference, preflight=planned)  # the reference: smallest PNGs
+                                          smallest=reference, preflight=planned, coverage=coverage)
     for rel, content in files.items():
         atomic_write(out / rel, _writer(content))
     removed = _stale_figures(out, files)

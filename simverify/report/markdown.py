@@ -44,8 +44,9 @@ def _cause(r: dict) -> str:
 
 
 def markdown(records: list[dict], unreadable: Sequence[tuple[Path, str]] = (), changed: Sequence[dict] = (),
-             comparison: str = "") -> str:
-    """The Markdown summary of ``records`` (already in report order)."""
+             comparison: str = "", coverage: Sequence[str] = ()) -> str:
+    """The Markdown summary of ``records`` (already in report order); ``coverage``: a reference's coverage block
+    (lines), after the outcome table."""
     n_ok = sum(as_expected(r) for r in records)
     lines = ["# simverify report", "", f"{len(records)} checks; {n_ok} as expected.", ""]
     lines += ["| paper | claims | " + " | ".join(OUTCOMES) + " | controls | checks as expected |",
@@ -54,6 +55,8 @@ def markdown(records: list[dict], unreadable: Sequence[tuple[Path, str]] = (), c
         lines.append(f"| {cell(paper)} | {c['claims']} | " + " | ".join(str(c[v]) for v in OUTCOMES)
                      + f" | {c['controls']} | {c['as_expected']} of {c['checks']} |")
     lines += ["", f"Outcomes of the papers' own claims. {findings.legend()}"]
+    if coverage:
+        lines += ["", *coverage]
     papers: dict[str, list[dict]] = {}
     for r in records:
         papers.setdefault(r["paper"], []).append(r)

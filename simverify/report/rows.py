@@ -22,6 +22,36 @@ def fmt(x) -> str:
     return format_number(x, 4)
 
 
+def _size(value) -> str:
+    """A declared value in a line: numbers as fmt, a list of more than five as its ends and its length."""
+    if isinstance(value, list):
+        shown = value if len(value) <= 5 else [*value[:2], "...", value[-1]]
+        text = "[" + ", ".join(v if v == "..." else _size(v) for v in shown) + "]"
+        return text if len(value) <= 5 else f"{text} ({len(value)} values)"
+    return fmt(value) if isinstance(value, float) else str(value)  # an int in full: n 300000
+
+
+def tier_sizes_text(rec: dict) -> str | None:
+    """What the record's tier is to the paper's sizes (the record's ``tier_sizes``), one line; None when unknown."""
+    sizes, tier = rec.get("tier_sizes"), rec.get("tier")
+    if not isinstance(sizes, dict) or tier not in ("quick", "full") or not all(
+            isinstance(sizes.get(t), dict) for t in ("quick", "full")):
+        return None
+    other = "full" if tier == "quick" else "quick"
+    here, there = sizes[tier], sizes[other]
+    params = [k for k in dict.fromkeys([*here, *there]) if k != "replicates"]
+    pairs = ", ".join(f"{k} {_size(here[k]) if k in here else 'default'} ({other}: "
+                      f"{_size(there[k]) if k in there else 'default'})" for k in params)
+    reps = (f"{here['replicates']} replicates ({other}: {there['replicates']})"
+            if "replicates" in here and "replicates" in there else "")
+    if not params:
+        return "the paper's sizes at both tiers" + (f"; {reps}" if reps else "")
+    if tier == "quick":
+        return (f"quick tier, standing in for the paper's sizes: {pairs}" + (f"; {reps}" if reps else "")
+                + ". The paper's own sizes are judged at the full tier.")
+    return f"full tier, the paper's sizes: {pairs}" + (f"; {reps}" if reps else "") + "."
+
+
 def printed_table(table: dict) -> tuple[list[str], list[list[str]]]:
     """A claim's printed table beside its measurement (the record's ``table``): the header (title, then the
     columns) and, per row of the paper's table, a row as printed followed by the row as measured."""

@@ -30,6 +30,7 @@ from .rows import (
     run_label,
     run_summary,
     software_summary,
+    tier_sizes_text,
     verdict_sentence,
 )
 
@@ -194,11 +195,12 @@ def _select(col: str, values) -> str:
 
 
 def index(records: list[dict], calibration: dict, changed: Sequence[dict],
-          unreadable: Sequence[tuple[Path, str]], comparison: str = "") -> str:
+          unreadable: Sequence[tuple[Path, str]], comparison: str = "", coverage: str = "") -> str:
+    """The index page; ``coverage``: a reference's coverage block (HTML), after the summary."""
     n_ok = sum(as_expected(r) for r in records)
     body = [f"<h1>simverify report</h1><p>{len(records)} checks; <b>{n_ok} as expected</b>"
             f"{'' if n_ok == len(records) else f', <span class=NO>{len(records) - n_ok} not</span>'}.</p>",
-            _summary(records), _findings(records), _changes(changed, comparison), "<h2>Claims</h2>",
+            _summary(records), coverage, _findings(records), _changes(changed, comparison), "<h2>Claims</h2>",
             "<div class='filters'><input id='q' placeholder='filter' oninput='svFilter()' aria-label='filter'>"
             + _select("paper", (r["paper"] for r in records)) + _select("law", (r["law"] for r in records))
             + _select("outcome", OUTCOMES) + _select("verdict", VERDICTS) + "</div>",
@@ -221,7 +223,8 @@ def _local_orders(rec: dict) -> str:
 
 
 def _other_runs(rec: dict, runs: list[dict]) -> str:
-    others = [r for r in runs if r is not rec]
+    same = (rec.get("run_key"), rec.get("finished"), rec.get("tier"))  # the row shown may be a copy of its record
+    others = [r for r in runs if r is not rec and (r.get("run_key"), r.get("finished"), r.get("tier")) != same]
     if not others:
         return ""
     rows = "".join(f"<tr><td>{esc(r['tier'])}</td>{_run_cell(r)}{_verdict(r)}<td>{esc(interval(r))}"
@@ -276,6 +279,8 @@ def claim_page(rec: dict, figure: str | None, why_no_figure: str, data: dict[str
                "confidence level (this claim)": level(rec.get("confidence_level")), "law": rec["law"],
                "claimed": rec["claimed"], "grid": f"{rec.get('n_cells')} cells x {rec.get('replicates')} replicates",
                "run": run_label(rec), "compute seconds": fmt(rec.get("elapsed_s"))}
+    if tier_sizes_text(rec):
+        verdict["sizes"] = tier_sizes_text(rec)
     if calibration:
         cp = calibration.get("rate_ci95") or [None, None]
         projected = fmt(calibration.get("projected_miss"))

@@ -89,6 +89,42 @@ def test_claim_page_states_verdict_band_level_calibration_power_controls_and_oth
     assert "<svg" in page  # the formula, rendered
 
 
+def test_claim_page_says_the_quick_tier_stands_in_for_the_papers_sizes_and_lists_no_run_twice(run):
+    root, store = run
+    write_report(store, root / "site")
+    page = (root / "site" / "claims" / "toy.power.html").read_text()
+    assert ("<th>sizes</th><td>quick tier, standing in for the paper&#x27;s sizes: x [1, 2, 4, 8] (full: [1, 2, 4, "
+            "8, 16]); 8 replicates (full: 16). The paper&#x27;s own sizes are judged at the full tier.</td>") in page
+    other = page[page.index("Other stored runs of this claim"):page.index("Verdict record (JSON)")]
+    assert other.count("<tr><td>quick</td>") == 1 and "--set n=4" in other  # the --set run, not the row shown
+
+
+def test_a_record_kept_before_tier_sizes_shows_its_registered_claims_sizes(run, tmp_path):
+    root, store = run
+    copy = _copy_store(store, tmp_path / "s")
+    _edit_record(copy, "toy.power", lambda r: r.pop("tier_sizes"))
+    write_report(copy, tmp_path / "site")
+    assert "standing in for the paper&#x27;s sizes: x [1, 2, 4, 8]" in (tmp_path / "site" / "claims" /
+                                                                          "toy.power.html").read_text()
+
+
+def test_tier_sizes_are_the_declared_values_that_differ_between_the_tiers_and_a_full_row_says_so():
+    from simverify.claims import Grid, Sweep, Tier
+    from simverify.report.rows import tier_sizes_text
+    sweep = Sweep("s", lambda seed, **p: {}, {"quick": Tier(Grid({"x": [1, 2]}), 4, {"n": 10, "same": 1.5}),
+                                               "full": Tier(Grid({"x": [1, 2]}), 9, {"n": 10 ** 6, "same": 1.5,
+                                                                                    "t": list(range(30))})})
+    sizes = sweep.tier_sizes()
+    assert sizes == {"quick": {"n": 10, "replicates": 4}, "full": {"n": 10 ** 6, "t": list(range(30)), "replicates": 9}}
+    assert tier_sizes_text({"tier": "full", "tier_sizes": sizes}) == (
+        "full tier, the paper's sizes: n 1000000 (quick: 10), t [0, 1, ..., 29] (30 values) (quick: default); "
+        "9 replicates (quick: 4).")
+    same = Sweep("s", sweep.measure, {"quick": Tier(Grid(), 3), "full": Tier(Grid(), 3)}).tier_sizes()
+    assert same == {"quick": {}, "full": {}} and tier_sizes_text({"tier": "quick", "tier_sizes": same}) == (
+        "the paper's sizes at both tiers")
+    assert tier_sizes_text({"tier": "quick"}) is None and tier_sizes_text({"tier": "x", "tier_sizes": same}) is None
+
+
 def test_row_comes_from_the_run_without_overrides_and_says_which_run(run):
     root, store = run
     write_report(store, root / "site")
@@ -439,7 +475,7 @@ def test_reference_is_written_without_cell_data_small_with_its_calibration_and_s
         run, tmp_path, monkeypatch, toy_registry):
     root, store = run
     ref = tmp_path / "checkout" / "reports" / "quick"
-    monkeypatch.setattr(report_module, "reference_dir", lambda: ref)
+    monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": ref)
     (ref / "data").mkdir(parents=True)
     (ref / "data" / "toy.power.nc").write_bytes(b"x" * 1000)  # written by an older report
     (ref / "claims").mkdir()
@@ -458,15 +494,46 @@ def test_reference_is_written_without_cell_data_small_with_its_calibration_and_s
 def test_reference_refuses_a_store_without_every_registered_check_from_one_default_run(
         run, tmp_path, monkeypatch, toy_registry):
     root, store = run
-    monkeypatch.setattr(report_module, "reference_dir", lambda: tmp_path / "ref")
+    monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": tmp_path / "ref")
     partial = Store(tmp_path / "partial")
     runner.check([registry.get(TOY[0])], "quick", partial, SerialExecutor())
-    with pytest.raises(ValueError, match=r"1 checks not run \(toy.power~wrong_exponent\).*1 not from a default run "
-                                         r"of all 2 checks together \(toy.power\)"):
+    with pytest.raises(ValueError, match=r"1 checks not run \(toy.power~wrong_exponent\).*1 not from a default "
+                                         r"run judged at the suite.s level.*\(toy.power\)"):
         write_report(partial, reference=True)
-    with pytest.raises(ValueError, match="give no --out, --tier or --with-data"):
+    with pytest.raises(ValueError, match="give no --out or --with-data"):
         write_report(store, tmp_path / "elsewhere", reference=True)
     assert not (tmp_path / "ref").exists()
+
+
+def test_full_reference_shows_the_claims_run_at_the_suites_level_with_their_controls_and_lists_the_rest(
+        tmp_path, monkeypatch):
+    claims = [registry.get(i) for i in TOY + ["toy.borderline", "toy.borderline~wrong_exponent"]]
+    monkeypatch.setattr(registry, "all_claims", lambda paper=None, controls=True: claims)
+    ref = tmp_path / "checkout" / "reports" / "full"
+    monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": ref if tier == "full" else None)
+    leg = Store(tmp_path / "leg")  # a leg of 2 of the 4 checks, alpha scaled to them: the suite's per-check level
+    runner.check(claims[:2], "full", leg, SerialExecutor(), alpha=runner.DEFAULT_ALPHA * 2 / 4)
+    rep = write_report(leg, reference=True, tier="full")
+    assert [r["id"] for r in json.loads((ref / "results.json").read_text())] == TOY
+    assert {r["tier"] for r in json.loads((ref / "results.json").read_text())} == {"full"}
+    md = (ref / "report.md").read_text()
+    assert "Tier full: 2 of 4 registered checks" in md and "| toy | 2 | 4 |" in md
+    assert "Not run at this tier (1 claims, with their controls): `toy.borderline`." in md
+    assert "<h2>This reference</h2>" in (ref / "index.html").read_text() and rep.paths[0] == ref / "index.html"
+    lax = Store(tmp_path / "lax")  # the same leg at its own, laxer level (alpha over 2 checks, not 4)
+    runner.check(claims[:2], "full", lax, SerialExecutor())
+    with pytest.raises(ValueError, match=r"2 not from a default run judged at the suite.s level.*toy.power"):
+        write_report(lax, reference=True, tier="full")
+    with pytest.raises(ValueError, match="4 checks not run"):
+        write_report(Store(tmp_path / "empty"), reference=True, tier="full")
+
+
+def test_full_reference_refuses_a_store_with_no_whole_claim_family(tmp_path):
+    from simverify.report.reference import reference_rows
+    claims = [registry.get(i) for i in TOY]
+    row = {"id": "toy.power", "paper": "toy", "run": {"seed": 0, "alpha": 0.01, "checks": 2, "overrides": {}}}
+    with pytest.raises(ValueError, match=r"1 checks not run \(toy.power~wrong_exponent\)"):
+        reference_rows(Store(tmp_path / "s"), "full", claims, [row], 0.01)
 
 
 @pytest.mark.slow
