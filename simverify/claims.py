@@ -73,6 +73,31 @@ def tiers(quick: Tier, full: Tier) -> dict[str, Tier]:
     return {"quick": quick, "full": full}
 
 
+def _declared(tier: Tier) -> dict[str, Any]:
+    """A tier's declared parameters: fixed values, grid and zipped axes as lists, and the replicates."""
+    return {**tier.fixed, **{k: list(v) for k, v in tier.grid.axes.items()},
+            **{p: list(v) for group in tier.grid.zipped.values() for p, v in group.items()},
+            "replicates": tier.replicates}
+
+
+def _json_or_type(value: Any) -> Any:
+    try:
+        return normalize(value)
+    except (ValueError, TypeError):
+        return f"<{type(value).__name__}>"
+
+
+def _differ(a: Any, b: Any) -> bool:
+    """Whether two declared values differ (compared JSON-normal; by ==, else by identity, when not)."""
+    try:
+        return normalize(a) != normalize(b)
+    except (ValueError, TypeError):
+        try:
+            return bool(a != b)
+        except Exception:
+            return a is not b
+
+
 @dataclass(frozen=True)
 class Sweep:
     """One simulation that claims point to: a measure, its grid per tier, its array outputs.
@@ -95,22 +120,13 @@ class Sweep:
 
     def tier_sizes(self) -> dict[str, dict[str, Any]]:
         """Per tier, the parameters whose declared values differ between the tiers (fixed values, grid axes and
-        zipped axes as lists) and the replicates when they differ, JSON-normal: what the quick tier shrinks of
-        the paper's sizes ({} per tier when the tiers are the same; a value that is not JSON-normal is left out)."""
-        def declared(t: Tier) -> dict[str, Any]:
-            out = {**t.fixed, **{k: list(v) for k, v in t.grid.axes.items()},
-                   **{p: list(v) for group in t.grid.zipped.values() for p, v in group.items()},
-                   "replicates": t.replicates}
-            ok = {}
-            for k, v in out.items():
-                try:
-                    ok[k] = normalize(v, k)
-                except ValueError:
-                    continue
-            return ok
-        quick, full = (declared(self.tiers[t]) for t in ("quick", "full"))
-        differ = [k for k in dict.fromkeys([*quick, *full]) if quick.get(k, None) != full.get(k, None)]
-        return {"quick": {k: quick[k] for k in differ if k in quick}, "full": {k: full[k] for k in differ if k in full}}
+        zipped axes as lists) and the replicates when they differ, JSON-normal (a value that is not, as
+        "<its type>"): what the quick tier shrinks of the paper's sizes ({} per tier when the tiers are the same)."""
+        declared = {t: _declared(self.tiers[t]) for t in TIERS}
+        quick, full = declared["quick"], declared["full"]
+        differ = [k for k in dict.fromkeys([*quick, *full]) if k not in quick or k not in full
+                  or _differ(quick[k], full[k])]
+        return {t: {k: _json_or_type(declared[t][k]) for k in differ if k in declared[t]} for t in TIERS}
 
     def with_measure(self, measure: Callable[..., dict], suffix: str) -> Sweep:
         """The same grid run by another measure, as sweep ``<name>~<suffix>``."""

@@ -62,8 +62,16 @@ def record_for(claim: Claim, result, plan: sweep.Plan, level: float, elapsed: fl
         "run": run, "run_key": run_key(run), "provenance": provenance(),
         "dataset": (Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
                     if path is not None and root is not None else None),
-        "table": table, "tier_sizes": claim.sweep.tier_sizes(),
+        "table": table, "tier_sizes": _tier_sizes(claim),
     }
+
+
+def _tier_sizes(claim: Claim) -> dict | None:
+    """The claim's Sweep.tier_sizes, None when it cannot be told (a page's line never stops a run)."""
+    try:
+        return claim.sweep.tier_sizes()
+    except Exception:
+        return None
 
 
 def _now() -> str:

@@ -35,6 +35,16 @@ def format_number(x, digits: int = 4) -> str:
         return str(x)
 
 
+def format_seconds(s: float) -> str:
+    """A duration for a reader: 2 significant digits under 10 s, seconds under 10 min, minutes under 10 h, else
+    hours; "?" when it is not a finite number."""
+    if not math.isfinite(s):
+        return "?"
+    if s < 10:
+        return f"{s:.2g} s"
+    return f"{s:.0f} s" if s < 600 else f"{s / 60:.1f} min" if s < 36000 else f"{s / 3600:.1f} h"
+
+
 def z_two_sided(level: float) -> float:
     """Normal quantile for a two-sided interval of coverage ``level``."""
     if not 0.0 < level < 1.0:

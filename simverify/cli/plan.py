@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import keys
 from ..findings import as_expected
+from ..stats import format_seconds
 from ..store import Store, atomic_write, read_json
 
 TIMINGS = "timings.json"      # in the store: seconds per cell task by sweep and parameters (written by check)
@@ -286,12 +287,6 @@ def _seconds_per_task_recorded(store: Store) -> dict[str, float]:
     return out
 
 
-def _seconds(s: float) -> str:
-    if s < 10:
-        return f"{s:.2g} s"
-    return f"{s:.0f} s" if s < 600 else f"{s / 60:.1f} min" if s < 36000 else f"{s / 3600:.1f} h"
-
-
 def print_plan(cost: dict, tier: str, workers: int, id_width: int, limits_line: str = "") -> None:
     basis_text = {"stored": "all stored", "measured": "measured", "scaled": "scaled: a timed cell x the work ratio",
                   "crude": "crude: other cells' or runs' times",
@@ -303,7 +298,7 @@ def print_plan(cost: dict, tier: str, workers: int, id_width: int, limits_line: 
         elif r["unknown_tasks"] == r["to_compute"]:
             est = "?"
         else:
-            est = ("~" if r["basis"] != "measured" else "") + _seconds(r["seconds"])
+            est = ("~" if r["basis"] != "measured" else "") + format_seconds(r["seconds"])
             if r["unknown_tasks"]:
                 est = f">= {est} ({r['unknown_tasks']} tasks unknown)"
         print(f"{r['id']:<{id_width}} {r['cells']:>6} cells x {r['replicates']:<4} {r['tasks']:>7} tasks, "
@@ -312,15 +307,15 @@ def print_plan(cost: dict, tier: str, workers: int, id_width: int, limits_line: 
     known = t["measured_s"] + t["scaled_s"] + t["crude_s"]
     line = (f"plan: {t['checks']} check{'s' * (t['checks'] != 1)}, tier {tier}: {t['tasks']} distinct tasks "
             f"(cells x replicates), {t['stored']} stored, "
-            f"{t['to_compute']} to compute; estimated compute {_seconds(t['measured_s'])} measured")
+            f"{t['to_compute']} to compute; estimated compute {format_seconds(t['measured_s'])} measured")
     if t["scaled_s"]:
-        line += f" + {_seconds(t['scaled_s'])} scaled"
+        line += f" + {format_seconds(t['scaled_s'])} scaled"
     if t["crude_s"]:
-        line += f" + {_seconds(t['crude_s'])} crude"
+        line += f" + {format_seconds(t['crude_s'])} crude"
     if t["unknown_tasks"]:
         line += f" + {t['unknown_tasks']} tasks of unknown cost"
     if t["to_compute"] > t["unknown_tasks"]:
-        line += (f"; {'at least' if t['unknown_tasks'] else 'about'} {_seconds(known / max(1, workers))} of wall "
+        line += (f"; {'at least' if t['unknown_tasks'] else 'about'} {format_seconds(known / max(1, workers))} of wall "
                  f"on {workers} worker{'s' * (workers > 1)}")
     print(line)
     if t["crude_s"]:  # e.g. the full tier's cells priced at the quick tier's times: the papers' sizes cost far more

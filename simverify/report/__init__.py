@@ -29,6 +29,7 @@ from .figures import UnreadableFile, dataset_path, draw_figures, open_dataset
 from .markdown import markdown
 from .reference import REFERENCES, Coverage
 from .reference import reference_rows as _reference_rows
+from .rows import tier_sizes_text
 from .site import claim_page, index, paper_page, public
 
 __all__ = ["NoResults", "Report", "UnreadableFile", "write_report", "markdown", "load_baseline", "REFERENCE"]
@@ -67,21 +68,22 @@ def registered_position(claim_id: str) -> int | None:
         return None
 
 
-def with_tier_sizes(rows: list[dict]) -> list[dict]:
-    """``rows`` where each lacking ``tier_sizes`` (a record written before it was kept) gains its registered claim's
-    (Sweep.tier_sizes), when the claim is registered (a report never stops for it)."""
+def registered_tier_sizes(rec: dict) -> dict | None:
+    """The tier sizes (Sweep.tier_sizes) of a record kept before it stored its own: its registered claim's, when
+    that claim's tier still has the record's replicates (unless the run set them) and cells (unless it set
+    parameters); else None (a report never stops for it)."""
     from .. import registry
-
-    def sizes(claim_id: str) -> dict | None:
-        try:
-            return registry.get(claim_id).sweep.tier_sizes()
-        except Exception:
+    try:
+        claim = registry.get(rec["id"])
+        tier = claim.sweep.tiers[rec["tier"]]
+        run = rec.get("run") or {}
+        if run.get("replicates") is None and tier.replicates != rec.get("replicates"):
             return None
-    out = []
-    for r in rows:
-        got = None if r.get("tier_sizes") is not None else sizes(r["id"])
-        out.append(r if got is None else {**r, "tier_sizes": got})
-    return out
+        if not rec.get("overrides") and len(tier.grid.cells()) != rec.get("n_cells"):
+            return None
+        return claim.sweep.tier_sizes()
+    except Exception:
+        return None
 
 
 def load_baseline(path: str | Path | Store, tier: str | None = None) -> tuple[list[dict], str]:
@@ -188,7 +190,7 @@ def build(store: Store, tier: str | None = None, compare_with: str | Path | Stor
     ``smallest``: the figures' PNGs at zlib's slowest search (``figures.small_png``); ``preflight(rows)`` runs
     before any work (it may raise); ``coverage``: a reference's coverage block, on the index and in report.md."""
     shown, every, unreadable = readable_rows(store, tier)
-    rows = with_tier_sizes(shown if rows is None else rows)
+    rows = shown if rows is None else rows
     if not rows:
         which = f" of tier {tier}" if tier else ""
         if unreadable:  # say why, not "run check": the files may be of a newer simverify
@@ -218,9 +220,10 @@ def build(store: Store, tier: str | None = None, compare_with: str | Path | Stor
         figures[rec["id"]] = fig
         runs = [r for r in every if r["id"] == rec["id"]]
         controls = [r for r in rows if r.get("control_of") == rec["id"] and r["tier"] == rec["tier"]]
+        sizes = tier_sizes_text(rec, rec.get("tier_sizes") or registered_tier_sizes(rec))
         files[f"claims/{rec['id']}.html"] = claim_page(rec, fig and "../" + fig, why,
                                                        {k: "../" + v for k, v in links.items()}, runs,
-                                                       by_id.get(rec["id"]), controls).encode()
+                                                       by_id.get(rec["id"]), controls, sizes).encode()
     for paper in dict.fromkeys(r["paper"] for r in rows):
         files[f"papers/{paper}.html"] = paper_page(paper, [r for r in rows if r["paper"] == paper], figures).encode()
     changed = comparison.changes if comparison else []
@@ -242,11 +245,11 @@ def _writer(content: bytes | Path) -> Callable[[str], None]:
 
 def reference_rows(store: Store, tier: str = "quick") -> tuple[list[dict], list[str], Coverage]:
     """The rows of the committed reference of ``tier`` (reference.reference_rows): every registered claim and
-    control at the quick tier, the claims run so far at the full tier, each from a default run judged at the whole
-    suite's per-check level; (rows, ids of stored rows left out because no registered claim has them, coverage).
-    ValueError (one line) naming what is missing."""
+    control at the quick tier, the claims run so far at the full tier (with all their controls), each its latest
+    row from a default run judged at the whole suite's per-check level; (rows, ids of stored rows no registered
+    claim has, coverage). ValueError (one line) naming what is missing."""
     from .. import registry, runner
-    return _reference_rows(store, tier, registry.all_claims(None, controls=True), readable_rows(store, tier)[0],
+    return _reference_rows(store.root, tier, registry.all_claims(None, controls=True), readable_rows(store, tier)[1],
                            runner.DEFAULT_ALPHA)
 
 

@@ -31,9 +31,10 @@ def _size(value) -> str:
     return fmt(value) if isinstance(value, float) else str(value)  # an int in full: n 300000
 
 
-def tier_sizes_text(rec: dict) -> str | None:
-    """What the record's tier is to the paper's sizes (the record's ``tier_sizes``), one line; None when unknown."""
-    sizes, tier = rec.get("tier_sizes"), rec.get("tier")
+def tier_sizes_text(rec: dict, sizes: dict | None = None) -> str | None:
+    """What the record's tier is to the paper's sizes, one line, from ``sizes`` (Sweep.tier_sizes; default the
+    record's ``tier_sizes``), with this run's replicates and --set values; None when unknown."""
+    sizes, tier = rec.get("tier_sizes") if sizes is None else sizes, rec.get("tier")
     if not isinstance(sizes, dict) or tier not in ("quick", "full") or not all(
             isinstance(sizes.get(t), dict) for t in ("quick", "full")):
         return None
@@ -42,14 +43,21 @@ def tier_sizes_text(rec: dict) -> str | None:
     params = [k for k in dict.fromkeys([*here, *there]) if k != "replicates"]
     pairs = ", ".join(f"{k} {_size(here[k]) if k in here else 'default'} ({other}: "
                       f"{_size(there[k]) if k in there else 'default'})" for k in params)
-    reps = (f"{here['replicates']} replicates ({other}: {there['replicates']})"
-            if "replicates" in here and "replicates" in there else "")
+    run = rec.get("run") if isinstance(rec.get("run"), dict) else {}
+    reps = rec.get("replicates") if isinstance(rec.get("replicates"), int) else here.get("replicates")
+    forced = run.get("replicates") is not None
+    reps_text = ((f"{reps} replicates" + (" (--replicates)" if forced else "")
+                  + (f" ({other}: {there['replicates']})" if "replicates" in there else ""))
+                 if reps is not None and ("replicates" in there or forced) else "")
+    overrides = rec.get("overrides") if isinstance(rec.get("overrides"), dict) else {}
+    sets = "this run: --set " + ", ".join(f"{k}={_size(v)}" for k, v in overrides.items()) if overrides else ""
+    tail = "".join(f"; {t}" for t in (reps_text, sets) if t)
     if not params:
-        return "the paper's sizes at both tiers" + (f"; {reps}" if reps else "")
+        return "the paper's sizes at both tiers" + tail
     if tier == "quick":
-        return (f"quick tier, standing in for the paper's sizes: {pairs}" + (f"; {reps}" if reps else "")
-                + ". The paper's own sizes are judged at the full tier.")
-    return f"full tier, the paper's sizes: {pairs}" + (f"; {reps}" if reps else "") + "."
+        return (f"quick tier, standing in for the paper's sizes: {pairs}{tail}. The paper's own sizes are judged at "
+                "the full tier.")
+    return f"full tier, the paper's sizes: {pairs}{tail}."
 
 
 def printed_table(table: dict) -> tuple[list[str], list[list[str]]]:

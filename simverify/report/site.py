@@ -30,7 +30,6 @@ from .rows import (
     run_label,
     run_summary,
     software_summary,
-    tier_sizes_text,
     verdict_sentence,
 )
 
@@ -223,8 +222,10 @@ def _local_orders(rec: dict) -> str:
 
 
 def _other_runs(rec: dict, runs: list[dict]) -> str:
-    same = (rec.get("run_key"), rec.get("finished"), rec.get("tier"))  # the row shown may be a copy of its record
-    others = [r for r in runs if r is not rec and (r.get("run_key"), r.get("finished"), r.get("tier")) != same]
+    same = (rec.get("run_key"), rec.get("finished"), rec.get("tier"))  # the row shown may be another read of it
+    known = None not in same
+    others = [r for r in runs if r is not rec and not (known and (r.get("run_key"), r.get("finished"),
+                                                                  r.get("tier")) == same)]
     if not others:
         return ""
     rows = "".join(f"<tr><td>{esc(r['tier'])}</td>{_run_cell(r)}{_verdict(r)}<td>{esc(interval(r))}"
@@ -270,17 +271,18 @@ def _finding_section(rec: dict) -> str:
 
 
 def claim_page(rec: dict, figure: str | None, why_no_figure: str, data: dict[str, str], runs: list[dict],
-               calibration: dict | None, controls: Sequence[dict] = ()) -> str:
+               calibration: dict | None, controls: Sequence[dict] = (), sizes: str | None = None) -> str:
     """``figure``: the PNG's path relative to the page; ``data``: label -> relative path of the cell data;
-    ``runs``: every stored run of the claim; ``controls``: the rows of its negative controls."""
+    ``runs``: every stored run of the claim; ``controls``: the rows of its negative controls; ``sizes``: the
+    line saying what its tier is to the paper's sizes (rows.tier_sizes_text)."""
     verdict = {"verdict": rec["verdict"], "expected": rec["expected"], "estimate [CI]": interval(rec),
                "band judged against": band(rec) + ("" if rec.get("scale", "linear") == "linear" else
                                                    f" (a ratio; {rec['scale']} scale)"),
                "confidence level (this claim)": level(rec.get("confidence_level")), "law": rec["law"],
                "claimed": rec["claimed"], "grid": f"{rec.get('n_cells')} cells x {rec.get('replicates')} replicates",
                "run": run_label(rec), "compute seconds": fmt(rec.get("elapsed_s"))}
-    if tier_sizes_text(rec):
-        verdict["sizes"] = tier_sizes_text(rec)
+    if sizes:
+        verdict["sizes"] = sizes
     if calibration:
         cp = calibration.get("rate_ci95") or [None, None]
         projected = fmt(calibration.get("projected_miss"))

@@ -89,14 +89,18 @@ def test_claim_page_states_verdict_band_level_calibration_power_controls_and_oth
     assert "<svg" in page  # the formula, rendered
 
 
-def test_claim_page_says_the_quick_tier_stands_in_for_the_papers_sizes_and_lists_no_run_twice(run):
+def test_claim_page_says_the_quick_tier_stands_in_for_the_papers_sizes_and_what_a_run_changed(run):
     root, store = run
     write_report(store, root / "site")
     page = (root / "site" / "claims" / "toy.power.html").read_text()
     assert ("<th>sizes</th><td>quick tier, standing in for the paper&#x27;s sizes: x [1, 2, 4, 8] (full: [1, 2, 4, "
             "8, 16]); 8 replicates (full: 16). The paper&#x27;s own sizes are judged at the full tier.</td>") in page
-    other = page[page.index("Other stored runs of this claim"):page.index("Verdict record (JSON)")]
-    assert other.count("<tr><td>quick</td>") == 1 and "--set n=4" in other  # the --set run, not the row shown
+    from simverify.report.rows import tier_sizes_text
+    shown = json.loads((root / "site" / "results.json").read_text())
+    rec = next(r for r in shown if r["id"] == "toy.power")
+    changed = {**rec, "replicates": 3, "run": {**rec["run"], "replicates": 3}, "overrides": {"n": 4}}
+    assert tier_sizes_text(changed).endswith("3 replicates (--replicates) (full: 16); this run: --set n=4. The "
+                                             "paper's own sizes are judged at the full tier.")
 
 
 def test_a_record_kept_before_tier_sizes_shows_its_registered_claims_sizes(run, tmp_path):
@@ -487,11 +491,14 @@ def test_reference_is_written_without_cell_data_small_with_its_calibration_and_s
     assert (ref / "index.html").is_file() and (ref / "calibration.json").is_file()
     shown = json.loads((ref / "results.json").read_text())
     assert [(r["id"], r["run"]["overrides"]) for r in shown] == [(i, {}) for i in TOY]  # the default run
+    page = (ref / "claims" / "toy.power.html").read_text()
+    other = page[page.index("Other stored runs of this claim"):page.index("Verdict record (JSON)")]
+    assert other.count("<tr><td>quick</td>") == 1 and "--set n=4" in other  # the --set run, not the row shown
     size = sum(p.stat().st_size for p in ref.rglob("*") if p.is_file())
     assert size < 200_000 * len(TOY), size  # pages, figures, results: no cell data
 
 
-def test_reference_refuses_a_store_without_every_registered_check_from_one_default_run(
+def test_reference_refuses_a_store_without_every_registered_check_at_the_suites_level(
         run, tmp_path, monkeypatch, toy_registry):
     root, store = run
     monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": tmp_path / "ref")
@@ -505,35 +512,42 @@ def test_reference_refuses_a_store_without_every_registered_check_from_one_defau
     assert not (tmp_path / "ref").exists()
 
 
-def test_full_reference_shows_the_claims_run_at_the_suites_level_with_their_controls_and_lists_the_rest(
-        tmp_path, monkeypatch):
+def test_full_reference_shows_whole_families_at_the_suites_level_from_legs_and_lists_the_rest(tmp_path, monkeypatch):
     claims = [registry.get(i) for i in TOY + ["toy.borderline", "toy.borderline~wrong_exponent"]]
     monkeypatch.setattr(registry, "all_claims", lambda paper=None, controls=True: claims)
     ref = tmp_path / "checkout" / "reports" / "full"
     monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": ref if tier == "full" else None)
-    leg = Store(tmp_path / "leg")  # a leg of 2 of the 4 checks, alpha scaled to them: the suite's per-check level
-    runner.check(claims[:2], "full", leg, SerialExecutor(), alpha=runner.DEFAULT_ALPHA * 2 / 4)
-    rep = write_report(leg, reference=True, tier="full")
-    assert [r["id"] for r in json.loads((ref / "results.json").read_text())] == TOY
-    assert {r["tier"] for r in json.loads((ref / "results.json").read_text())} == {"full"}
+    store = Store(tmp_path / "s")  # a leg of 2 of the 4 checks, alpha scaled to them (to 3 digits): the suite's level
+    runner.check(claims[:2], "full", store, SerialExecutor(), alpha=0.005)
+    runner.check(claims[2:3], "full", store, SerialExecutor(), alpha=0.0025)  # a family without its control
+    runner.check(claims[:1], "full", store, SerialExecutor())  # later, at its own laxer level: not shown, no refusal
+    rep = write_report(store, reference=True, tier="full")
+    shown = json.loads((ref / "results.json").read_text())
+    assert [r["id"] for r in shown] == TOY and {r["confidence_level"] for r in shown} == {1 - 0.01 / 4}
     md = (ref / "report.md").read_text()
-    assert "Tier full: 2 of 4 registered checks" in md and "| toy | 2 | 4 |" in md
-    assert "Not run at this tier (1 claims, with their controls): `toy.borderline`." in md
+    assert "Tier full: 2 of 4 registered checks" in md and "| toy | 2 | 4 | " in md
+    assert "Not run at this tier at the suite's level (1 claim, with their controls): `toy.borderline`." in md
+    runs = [line for line in md.splitlines() if line.startswith("| 20")]  # the runs table: one leg shown
+    assert len(runs) == 1 and "| 2 | toy | " in runs[0] and runs[0].endswith(" s |"), runs
     assert "<h2>This reference</h2>" in (ref / "index.html").read_text() and rep.paths[0] == ref / "index.html"
-    lax = Store(tmp_path / "lax")  # the same leg at its own, laxer level (alpha over 2 checks, not 4)
+    lax = Store(tmp_path / "lax")  # the same leg at its own level (alpha over 2 checks, not 4)
     runner.check(claims[:2], "full", lax, SerialExecutor())
-    with pytest.raises(ValueError, match=r"2 not from a default run judged at the suite.s level.*toy.power"):
+    with pytest.raises(ValueError, match=r"2 not from a default run judged at the suite.s level.*toy.power.*"
+                                         r"--alpha 0.01\*N/4"):
         write_report(lax, reference=True, tier="full")
     with pytest.raises(ValueError, match="4 checks not run"):
         write_report(Store(tmp_path / "empty"), reference=True, tier="full")
 
 
-def test_full_reference_refuses_a_store_with_no_whole_claim_family(tmp_path):
+def test_full_reference_refuses_records_with_no_whole_claim_family(tmp_path):
     from simverify.report.reference import reference_rows
     claims = [registry.get(i) for i in TOY]
-    row = {"id": "toy.power", "paper": "toy", "run": {"seed": 0, "alpha": 0.01, "checks": 2, "overrides": {}}}
+    row = {"id": "toy.power", "paper": "toy", "tier": "full", "confidence_level": 1 - 0.01 / 2,
+           "finished": "2026-01-01T00:00:00+00:00", "run": {"seed": 0, "overrides": {}, "replicates": None}}
     with pytest.raises(ValueError, match=r"1 checks not run \(toy.power~wrong_exponent\)"):
-        reference_rows(Store(tmp_path / "s"), "full", claims, [row], 0.01)
+        reference_rows(tmp_path, "full", claims, [row], 0.01)
+    shown, _, cov = reference_rows(tmp_path, "full", claims, [row, {**row, "id": "toy.power~wrong_exponent"}], 0.01)
+    assert [r["id"] for r in shown] == TOY and cov.not_run == [] and cov.runs[0]["wall_s"] != cov.runs[0]["wall_s"]
 
 
 @pytest.mark.slow
