@@ -68,6 +68,14 @@ def is_claim_id(value) -> bool:
     return isinstance(value, str) and bool(CLAIM_ID.fullmatch(value)) and ".." not in value
 
 
+PAPER_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_\-]*")  # a paper's key names its page: never a path
+
+
+def is_paper_key(value) -> bool:
+    """``value`` can be a record's ``paper``: a key that names a file (PAPER_KEY)."""
+    return isinstance(value, str) and bool(PAPER_KEY.fullmatch(value))
+
+
 def is_order(value) -> bool:
     """``value`` can be a record's ``order``: an int in [0, 2^31)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2 ** 31
@@ -86,8 +94,8 @@ def _optional(kind):
 
 
 # the fields a record must hold, with what each must be, for a report, a comparison or a calibration to use it
-REQUIRED = {"id": is_claim_id,
-            **{k: str for k in ("paper", "item", "tier", "verdict", "expected", "law", "claimed", "statement")},
+REQUIRED = {"id": is_claim_id, "paper": is_paper_key,
+            **{k: str for k in ("item", "tier", "verdict", "expected", "law", "claimed", "statement")},
             "estimate": _optional(_number), "ci": _numbers(2)}
 # fields a record may lack (or hold None), checked when present: what the report reads from them
 OPTIONAL = {"band": _numbers(2), "run": dict, "overrides": dict, "detail": dict, "finding": dict, "table": dict,

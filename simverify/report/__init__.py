@@ -297,11 +297,17 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
     extra = read_calibration_file(calibration) if calibration else []
     coverage = None
     if reference:
-        if with_data or tier not in (None, *REFERENCES) or out is not None:
+        if tier not in (None, *REFERENCES):
+            raise ValueError(f"--reference writes the tier quick or full, not {tier!r}")
+        if with_data or out is not None:
             raise ValueError("--reference writes reports/quick (or with --tier full, reports/full) without cell "
                              "data: give no --out or --with-data with it")
         tier = tier or "quick"
         out = reference_dir(tier)
+        linked = [sub for sub in SITE_DIRS if (out / sub).is_symlink()]
+        if linked:  # its pruning would remove files elsewhere
+            raise ValueError(f"{out / linked[0]} is a symbolic link: a reference prunes files under it; replace it "
+                             "by a directory")
         store.check_compatible()
         rows, _, coverage = reference_rows(store, tier)
         shipped = out / "calibration.json"

@@ -70,7 +70,8 @@ def at_suite_level(rec: dict, level: float) -> bool:
     own = rec.get("confidence_level")
     if not isinstance(own, (int, float)) or isinstance(own, bool) or not math.isfinite(own):
         return False
-    return (run.get("seed", rec.get("seed")) == 0 and not run.get("overrides") and run.get("replicates") is None
+    seed = run.get("seed", rec.get("seed"))
+    return (type(seed) is int and seed == 0 and not run.get("overrides") and run.get("replicates") is None
             and abs((1.0 - own) - (1.0 - level)) <= LEVEL_RTOL * (1.0 - level))
 
 
@@ -133,7 +134,8 @@ def coverage(tier: str, registered: Sequence[Claim], shown: list[dict], not_run:
     for r in shown:
         runs.setdefault((str(r.get("run_key")), str((r.get("run") or {}).get("started", "?"))), []).append(r)
     for (_, started), rows in sorted(runs.items(), key=lambda kv: kv[0][1]):
-        out.runs.append({"started": started, "checks": (rows[0].get("run") or {}).get("checks"),
+        checks = (rows[0].get("run") or {}).get("checks")
+        out.runs.append({"started": started, "checks": checks if type(checks) is int else "?",
                          "papers": list(dict.fromkeys(r["paper"] for r in rows)),
                          "wall_s": _wall(started, [str(r.get("finished", "")) for r in rows])})
     return out

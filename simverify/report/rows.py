@@ -22,11 +22,14 @@ def fmt(x) -> str:
     return format_number(x, 4)
 
 
-def _size(value) -> str:
-    """A declared value in a line: numbers as fmt, a list of more than five as its ends and its length."""
+def _size(value, depth: int = 0) -> str:
+    """A declared value in a line: numbers as fmt, a list of more than five as its ends and its length, lists
+    nested deeper than two as [...]."""
     if isinstance(value, list):
+        if depth >= 2:
+            return "[...]"
         shown = value if len(value) <= 5 else [*value[:2], "...", value[-1]]
-        text = "[" + ", ".join(v if v == "..." else _size(v) for v in shown) + "]"
+        text = "[" + ", ".join(v if v == "..." else _size(v, depth + 1) for v in shown) + "]"
         return text if len(value) <= 5 else f"{text} ({len(value)} values)"
     return fmt(value) if isinstance(value, float) else str(value)  # an int in full: n 300000
 

@@ -539,6 +539,34 @@ def test_full_reference_shows_whole_families_at_the_suites_level_from_legs_and_l
         write_report(Store(tmp_path / "empty"), reference=True, tier="full")
 
 
+def test_a_reference_refuses_a_linked_site_directory_and_a_record_whose_paper_is_a_path(run, tmp_path, monkeypatch,
+                                                                                        toy_registry):
+    root, store = run
+    ref = tmp_path / "checkout" / "reports" / "quick"
+    monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": ref)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "precious.txt").write_text("kept")
+    ref.mkdir(parents=True)
+    (ref / "papers").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(ValueError, match="papers is a symbolic link"):
+        write_report(store, reference=True)
+    assert (tmp_path / "elsewhere" / "precious.txt").read_text() == "kept" and not (ref / "index.html").exists()
+    with pytest.raises(ValueError, match="the tier quick or full, not 'medium'"):
+        write_report(store, reference=True, tier="medium")
+    copy = _copy_store(store, tmp_path / "s")
+    _edit_record(copy, "toy.power", lambda r: r.update(paper="../../escape"))
+    rep = write_report(copy, tmp_path / "site")
+    assert not (tmp_path / "escape.html").exists() and not list(tmp_path.glob("**/escape.html"))
+    assert any("field 'paper'" in why for _, why in rep.unreadable)
+
+
+def test_sizes_line_shows_lists_nested_past_two_levels_as_an_ellipsis():
+    from simverify.report.rows import tier_sizes_text
+    deep = [[[[1]]]]
+    line = tier_sizes_text({"tier": "quick", "tier_sizes": {"quick": {"a": deep}, "full": {"a": 1}}})
+    assert line.startswith("quick tier, standing in for the paper's sizes: a [[[...]]] (full: 1)")
+
+
 def test_full_reference_refuses_records_with_no_whole_claim_family(tmp_path):
     from simverify.report.reference import reference_rows
     claims = [registry.get(i) for i in TOY]
