@@ -46,7 +46,7 @@ class Coverage:
                   f"{format_seconds(r['wall_s'])} |" for r in self.runs]
         if self.not_run:
             lines += ["", self._not_run() + ", ".join(f"`{i}`" for i in self.not_run) + "."]
-        return lines + [""]
+        return lines
 
     def html(self) -> str:
         """The block as HTML (index.html)."""
