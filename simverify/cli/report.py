@@ -42,6 +42,9 @@ def cmd_report(args) -> int:
         print(report.comparison.summary())
     for c in report.changes:
         print(f"changed: {c['id']} ({c['tier']}): {c['change']}")
+    if report.not_run:
+        print(f"not run at this tier at the suite's level: {len(report.not_run)} claims with their controls "
+              "(listed in report.md)")
     for p in report.removed:
         print(f"removed: {p}")
     return 0

@@ -41,13 +41,14 @@ SITE_DIRS = ("claims", "papers", "figures", "data")  # what a reference write pr
 @dataclass
 class Report:
     """The files written, (path, reason) for every store file left out because it cannot be read, the
-    changes flagged against a compared baseline, the comparison itself (None without one) and the files a
-    reference write removed."""
+    changes flagged against a compared baseline, the comparison itself (None without one), the files a
+    reference write removed and the claims it left out as not run at its tier."""
     paths: list[Path]
     unreadable: list[tuple[Path, str]]
     changes: list[dict] = field(default_factory=list)
     comparison: Comparison | None = None
     removed: list[Path] = field(default_factory=list)
+    not_run: list[str] = field(default_factory=list)  # a reference: the claims (with their controls) left out
 
 
 def readable_rows(store: Store, tier: str | None) -> tuple[list[dict], list[dict], list[tuple[Path, str]]]:
@@ -334,5 +335,9 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
                     removed.append(path)
             if (out / sub).is_dir() and not any((out / sub).iterdir()):
                 (out / sub).rmdir()
+        for path in sorted(out.glob(".tmp-*")):  # an interrupted write's temporary (store.atomic_write)
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+                removed.append(path)
     return Report([out / "index.html", out / "report.md"], unreadable, comparison.changes if comparison else [],
-                  comparison, removed)
+                  comparison, removed, coverage.not_run if coverage else [])

@@ -512,7 +512,8 @@ def test_reference_refuses_a_store_without_every_registered_check_at_the_suites_
     assert not (tmp_path / "ref").exists()
 
 
-def test_full_reference_shows_whole_families_at_the_suites_level_from_legs_and_lists_the_rest(tmp_path, monkeypatch):
+def test_full_reference_shows_whole_families_at_the_suites_level_from_legs_and_lists_the_rest(
+        tmp_path, monkeypatch):
     claims = [registry.get(i) for i in TOY + ["toy.borderline", "toy.borderline~wrong_exponent"]]
     monkeypatch.setattr(registry, "all_claims", lambda paper=None, controls=True: claims)
     ref = tmp_path / "checkout" / "reports" / "full"
@@ -521,7 +522,10 @@ def test_full_reference_shows_whole_families_at_the_suites_level_from_legs_and_l
     runner.check(claims[:2], "full", store, SerialExecutor(), alpha=0.005)
     runner.check(claims[2:3], "full", store, SerialExecutor(), alpha=0.0025)  # a family without its control
     runner.check(claims[:1], "full", store, SerialExecutor())  # later, at its own laxer level: not shown, no refusal
+    ref.mkdir(parents=True)
+    (ref / ".tmp-x1y2.html").write_text("an interrupted write's temporary")
     rep = write_report(store, reference=True, tier="full")
+    assert rep.not_run == ["toy.borderline"] and not (ref / ".tmp-x1y2.html").exists()
     shown = json.loads((ref / "results.json").read_text())
     assert [r["id"] for r in shown] == TOY and {r["confidence_level"] for r in shown} == {1 - 0.01 / 4}
     md = (ref / "report.md").read_text()
