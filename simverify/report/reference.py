@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..claims import Claim
+from ..claims import TIERS, Claim
 from ..stats import bonferroni, format_seconds
 from .markdown import cell
 from .site import esc
 
-REFERENCES = {"quick": Path("reports") / "quick", "full": Path("reports") / "full"}
+REFERENCES = {tier: Path("reports") / tier for tier in TIERS}  # the committed reference of each tier
 LEVEL_RTOL = 0.01  # a leg's 1 - level may differ from the suite's by 1 % of it: an alpha given to 3 digits
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .. import findings
+from ..claims import TIERS
 from ..findings import OUTCOMES
 from ..stats import CONFIRMED, INCONCLUSIVE, REFUTED, format_number
 
@@ -38,8 +39,7 @@ def tier_sizes_text(rec: dict, sizes: dict | None = None) -> str | None:
     """What the record's tier is to the paper's sizes, one line, from ``sizes`` (Sweep.tier_sizes; default the
     record's ``tier_sizes``), with this run's replicates and --set values; None when unknown."""
     sizes, tier = rec.get("tier_sizes") if sizes is None else sizes, rec.get("tier")
-    if not isinstance(sizes, dict) or tier not in ("quick", "full") or not all(
-            isinstance(sizes.get(t), dict) for t in ("quick", "full")):
+    if not isinstance(sizes, dict) or tier not in TIERS or not all(isinstance(sizes.get(t), dict) for t in TIERS):
         return None
     other = "full" if tier == "quick" else "quick"
     here, there = sizes[tier], sizes[other]
