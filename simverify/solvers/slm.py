@@ -23,7 +23,7 @@ from ..generators.slm import (
     residual_moments,
     sample_standardised_moments,
 )
-from ..kernels.rng import as_seed_sequence
+from ..kernels.rng import as_seed_sequence, fresh_seed
 from ..kernels.slm import second_order_predictions
 from ..validation import check_n_features, positive_int, real_number, require
 
@@ -130,6 +130,14 @@ def estimate_moments(model: SecondOrderModel, n: int, seed, oracle: bool) -> Mom
     return MomentEstimates(FeatureView.estimated(means), *sample_standardised_moments(means))
 
 
+def run_streams(seed) -> tuple[np.random.SeedSequence, np.random.SeedSequence, np.random.SeedSequence]:
+    """(data, start, iterations): the streams a run from ``seed`` draws from. With ``resample=False`` its one
+    training set is the first n instances of ``data`` (``slm_instances(model, n, data)`` materialises them, so a
+    baseline can train on the same draw). Children of a fresh copy: the same seed always gives the same streams."""
+    s_data, s_start, s_iter = fresh_seed(seed).spawn(3)
+    return s_data, s_start, s_iter
+
+
 def _batches(s_data, s_iter, T: int, resample: bool) -> list:
     """A fresh batch per iteration (Algorithm 1), or the one training set of n instances reused (Section 5.1)."""
     return s_iter.spawn(T) if resample else [s_data] * T
@@ -159,7 +167,7 @@ def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, 
     require(diag_free or is_mip(model.dist),
             f"{model.dist.name}({model.dist.param:g}) is not tau-MIP (the moment matrix of Eq. (7) is singular): "
             "use the diagonal-free construction (Section 3.1)")
-    s_data, s_start, s_iter = as_seed_sequence(seed).spawn(3)
+    s_data, s_start, s_iter = run_streams(seed)
     est = estimate_moments(model, n, s_data, oracle)                                  # line 2
     if not diag_free:
         G, H = moment_coefficients(est.kappa, est.phi)                                 # line 3
@@ -196,7 +204,7 @@ def gradient_descent_sequence(model: SecondOrderModel, k: int, n: int, T: int, s
     streamed pass per step (a fresh batch, or the first batch reused when ``resample=False``)."""
     k, n, T = _check_run(model, k, n, T)
     step = real_number("step", step, 0.0)
-    s_data, s_start, s_iter = as_seed_sequence(seed).spawn(3)
+    s_data, s_start, s_iter = run_streams(seed)
     view = estimate_moments(model, n, s_data, oracle).view
     d = model.d
     U = initial_subspace(model, n, s_data, k, init_iters, start_seed=s_start, view=view)

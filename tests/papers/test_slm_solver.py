@@ -106,6 +106,31 @@ def test_a_fixed_training_set_reused_every_step_still_converges_with_the_oracle(
     assert errors[-1] < 1e-4 * errors[0]
 
 
+def _estimated_view(model, n, seed):
+    """The standardisation a run without the oracle or resampling estimates (line 2) and keeps."""
+    return next(sol.moment_estimation_sequence(model, 2, n, 1, seed, oracle=False, resample=False))[1].view
+
+
+def test_a_fixed_training_set_is_the_materialised_draw_of_the_runs_data_stream():
+    """A baseline that trains on slm_instances(model, n, run_streams(seed)[0]) trains on SLM's own instances: the
+    run's estimated standardisation is that of the materialised set, another stream's set gives another, and a
+    seed spawned before gives the same run (the streams come from a fresh copy)."""
+    model, n = gen.low_rank_model(8, 2, gen.FeatureDistribution("truncated_gaussian", 0.0), 1), 5000
+    seed = np.random.SeedSequence(5)
+    view = _estimated_view(model, n, seed)
+
+    def materialised(s):
+        X = gen.slm_instances(model, n, sol.run_streams(s)[0])[0]
+        return gen.FeatureView.estimated(np.array([np.mean(X ** p, axis=0) for p in range(1, 5)]))
+    same, other = materialised(seed), materialised(np.random.SeedSequence(6))
+    np.testing.assert_allclose(view.scale, same.scale, rtol=1e-10)
+    np.testing.assert_allclose(view.shift, same.shift, rtol=1e-10, atol=1e-12)
+    assert np.max(np.abs(view.shift - other.shift)) > 1e-3
+    seed.spawn(3)
+    again = _estimated_view(model, n, seed)
+    np.testing.assert_array_equal(again.scale, view.scale)
+
+
 @pytest.mark.slow
 def test_gradient_descent_heuristic_stalls_on_skewed_x_but_not_on_gaussian_x():
     """Measured over seeds 1-4 at this size: Gaussian 0.002-0.045 after 40 steps, truncated Gaussian 0.30-0.43."""

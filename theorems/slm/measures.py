@@ -297,8 +297,8 @@ def _last_finite(path: np.ndarray) -> float:
 def measure_figure1(seed, *, dist: str, param, diag_free: bool, noise: float, d: int, k: int, n: int,
                     n_test: int, iteration: list[int], solver: list[str]) -> dict:
     """Section 5.1's protocol on one training set of n instances without the zero-mean/unit-variance oracle: SLM
-    (corrected Algorithm 1, or the diagonal-free construction, reusing the set every step), and the ALS
-    factorization machine on the raw features x = mean + sd z ("fm", as a toolbox sees the data) and on the same
+    (corrected Algorithm 1, or the diagonal-free construction, reusing the set every step), and, on the same
+    instances (paired), the ALS factorization machine on the raw features x = mean + sd z ("fm", as a toolbox sees the data) and on the same
     features standardised by their sample mean and variance ("fm_standardised"). Outputs: test NMSE per solver and
     checkpoint (``nmse``), its last finite value (``final_nmse``), and SLM's recovery error (``slm_error``).
     ``param`` a list: a paired design, every distribution parameter on the same seeds (the same M*, w* and the
@@ -312,7 +312,8 @@ def measure_figure1(seed, *, dist: str, param, diag_free: bool, noise: float, d:
 
 
 def _figure1_run(children, fd, diag_free, noise, d, k, n, n_test, iteration, solver) -> dict:
-    s_model, s_train, s_test, s_run, s_fm = children
+    s_model, _, s_test, s_run, s_fm = children  # children[1] unused: the baselines train on SLM's draw
+    s_train = sol.run_streams(s_run)[0]  # the one training set SLM reuses (resample=False), for every solver
     model = gen.low_rank_model(d, k, fd, s_model, diag_free=diag_free, noise=noise)
     X_test, y_test = gen.slm_instances(model, n_test, s_test)
     paths = {}
@@ -324,7 +325,7 @@ def _figure1_run(children, fd, diag_free, noise, d, k, n, n_test, iteration, sol
                            "error": lambda s: recovery_error(model, s)}, iteration)
         paths["slm"], slm_error = got["nmse"], got["error"]
     if {"fm", "fm_standardised"} & set(solver):
-        X, y = gen.slm_instances(model, n, s_train, order="F")  # the training set (columns), transformed in place below
+        X, y = gen.slm_instances(model, n, s_train, order="F")  # SLM's training set (columns), transformed in place
         mean, sd, _, _ = fd.moments
         raw = gen.FeatureView(np.full(d, sd), np.full(d, mean))
         view = gen.FeatureView.estimated(gen.feature_power_means(fd, d, n, s_train))  # the same instances
