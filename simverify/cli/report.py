@@ -47,4 +47,6 @@ def cmd_report(args) -> int:
               "(listed in report.md)")
     for p in report.removed:
         print(f"removed: {p}")
-    return 0
+    for p, reason in report.not_removed:  # the reference was written; these files of an older one stayed
+        sys.stderr.write(f"simverify: error: could not remove the stale {p}: {reason}\n")
+    return 1 if report.not_removed else 0

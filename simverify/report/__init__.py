@@ -42,13 +42,15 @@ SITE_DIRS = ("claims", "papers", "figures", "data")  # what a reference write pr
 class Report:
     """The files written, (path, reason) for every store file left out because it cannot be read, the
     changes flagged against a compared baseline, the comparison itself (None without one), the files a
-    reference write removed and the claims it left out as not run at its tier."""
+    reference write removed, the claims it left out as not run at its tier and (path, reason) of each stale file
+    it could not remove."""
     paths: list[Path]
     unreadable: list[tuple[Path, str]]
     changes: list[dict] = field(default_factory=list)
     comparison: Comparison | None = None
     removed: list[Path] = field(default_factory=list)
     not_run: list[str] = field(default_factory=list)  # a reference: the claims (with their controls) left out
+    not_removed: list[tuple[Path, str]] = field(default_factory=list)  # a reference: stale files that stayed
 
 
 def readable_rows(store: Store, tier: str | None) -> tuple[list[dict], list[dict], list[tuple[Path, str]]]:
@@ -180,18 +182,25 @@ def site_files(ids: list[str], papers: list[str], with_data: bool = False) -> li
             + (["data/0123456789abcdef.csv"] if with_data else []))
 
 
+Select = Callable[[list[dict]], tuple[list[dict], Coverage]]
+
+
 def build(store: Store, tier: str | None = None, compare_with: str | Path | Store | None = None,
-          calibration: list[dict] = (), with_data: bool = False, rows: list[dict] | None = None,
+          calibration: list[dict] = (), with_data: bool = False, select: Select | None = None,
           workers: int | None = None, progress: Callable[[int, int], None] | None = None, smallest: bool = False,
-          preflight: Callable[[list[dict]], None] | None = None,
-          coverage: Coverage | None = None) -> tuple[dict, list, Comparison | None]:
-    """(files: relative path -> bytes or a source Path, unreadable, comparison); NoResults when no row.
-    ``rows``: the rows to show (default: the store's, of ``tier``); ``workers`` draw the figures
-    (``figures.draw_figures``; default: this process), ``progress(done, total)`` is called as they are drawn;
-    ``smallest``: the figures' PNGs at zlib's slowest search (``figures.small_png``); ``preflight(rows)`` runs
-    before any work (it may raise); ``coverage``: a reference's coverage block, on the index and in report.md."""
-    shown, every, unreadable = readable_rows(store, tier)
-    rows = shown if rows is None else rows
+          preflight: Callable[[list[dict]], None] | None = None
+          ) -> tuple[dict, list, Comparison | None, Coverage | None]:
+    """(files: relative path -> bytes or a source Path, unreadable, comparison, coverage); NoResults when no row.
+    The rows shown are the store's latest of ``tier`` per claim, or ``select(every)``'s (rows, coverage block)
+    chosen from every readable row of this same read (a reference's rule; the block goes on the index and in
+    report.md); ``workers`` draw the figures (``figures.draw_figures``; default: this process),
+    ``progress(done, total)`` is called as they are drawn; ``smallest``: the figures' PNGs at zlib's slowest
+    search (``figures.small_png``); ``select`` and then ``preflight(rows)`` run before any work (either may
+    raise)."""
+    rows, every, unreadable = readable_rows(store, tier)
+    coverage = None
+    if select is not None:
+        rows, coverage = select(every)
     if not rows:
         which = f" of tier {tier}" if tier else ""
         if unreadable:  # say why, not "run check": the files may be of a newer simverify
@@ -235,7 +244,7 @@ def build(store: Store, tier: str | None = None, compare_with: str | Path | Stor
     files["results.json"] = json.dumps(records, indent=1, default=verdict_record.json_default).encode()
     if calibrated:
         files["calibration.json"] = (json.dumps(calibrated, indent=1, default=str) + "\n").encode()
-    return files, unreadable, comparison
+    return files, unreadable, comparison, coverage
 
 
 def _writer(content: bytes | Path) -> Callable[[str], None]:
@@ -244,14 +253,18 @@ def _writer(content: bytes | Path) -> Callable[[str], None]:
     return lambda tmp: Path(tmp).write_bytes(content)
 
 
-def reference_rows(store: Store, tier: str = "quick") -> tuple[list[dict], list[str], Coverage]:
-    """The rows of the committed reference of ``tier`` (reference.reference_rows): every registered claim and
-    control at the quick tier, the claims run so far at the full tier (with all their controls), each its latest
-    row from a default run judged at the whole suite's per-check level; (rows, ids of stored rows no registered
-    claim has, coverage). ValueError (one line) naming what is missing."""
+def reference_selection(store: Store, tier: str = "quick") -> Select:
+    """The committed reference's rule for ``tier`` (reference.reference_rows) as ``build``'s ``select``: every
+    registered claim and control at the quick tier, the claims run so far at the full tier (with all their
+    controls), each its latest row from a default run judged at the whole suite's per-check level; (rows,
+    coverage). It raises ValueError (one line) naming what is missing."""
     from .. import registry, runner
-    return _reference_rows(store.root, tier, registry.all_claims(None, controls=True), readable_rows(store, tier)[1],
-                           runner.DEFAULT_ALPHA)
+
+    def select(every: list[dict]) -> tuple[list[dict], Coverage]:
+        rows, _, coverage = _reference_rows(store.root, tier, registry.all_claims(None, controls=True), every,
+                                            runner.DEFAULT_ALPHA)
+        return rows, coverage
+    return select
 
 
 def _stale_figures(out: Path, files: dict) -> list[Path]:
@@ -294,9 +307,8 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
     in that many spawned processes (at most the cores; a script then needs the ``if __name__ == "__main__":``
     guard), by default in this process; ``progress(done, total)`` follows them. Raises NoResults or
     IncompatibleStore (nothing written) and ValueError for bad input or when ``out`` cannot be written."""
-    rows = None
+    select = None
     extra = read_calibration_file(calibration) if calibration else []
-    coverage = None
     if reference:
         if tier not in (None, *REFERENCES):
             raise ValueError(f"--reference writes the tier quick or full, not {tier!r}")
@@ -310,7 +322,7 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
             raise ValueError(f"{out / linked[0]} is a symbolic link: a reference prunes files under it; replace it "
                              "by a directory")
         store.check_compatible()
-        rows, _, coverage = reference_rows(store, tier)
+        select = reference_selection(store, tier)
         shipped = out / "calibration.json"
         extra = (read_calibration_file(shipped) if shipped.exists() else []) + extra
     if out is None:
@@ -320,24 +332,47 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
 
     def planned(shown: list[dict]) -> None:  # before any figure is drawn
         ids, papers = [r["id"] for r in shown], list(dict.fromkeys(r["paper"] for r in shown))
-        check_tree_writable(out, site_files(ids, papers, with_data), "report directory")
+        names = site_files(ids, papers, with_data)
+        check_tree_writable(out, names, "report directory")
+        if reference:
+            _check_prunable(out, set(names))
     # a reference's PNGs at zlib's slowest search (smallest)
-    files, unreadable, comparison = build(store, tier, compare, extra, with_data, rows, workers, progress,
-                                          smallest=reference, preflight=planned, coverage=coverage)
+    files, unreadable, comparison, coverage = build(store, tier, compare, extra, with_data, select, workers,
+                                                    progress, smallest=reference, preflight=planned)
     for rel, content in files.items():
         atomic_write(out / rel, _writer(content))
-    removed = _stale_figures(out, files)
+    removed, kept = _stale_figures(out, files), []
     if reference:
-        for sub in SITE_DIRS:
-            for path in sorted((out / sub).rglob("*")) if (out / sub).is_dir() else []:
-                if path.is_file() and path.relative_to(out).as_posix() not in files:
-                    path.unlink()
-                    removed.append(path)
-            if (out / sub).is_dir() and not any((out / sub).iterdir()):
-                (out / sub).rmdir()
-        for path in sorted(out.glob(".tmp-*")):  # an interrupted write's temporary (store.atomic_write)
-            if path.is_file() and not path.is_symlink():
-                path.unlink()
-                removed.append(path)
+        removed, kept = _prune(out, set(files), removed)
     return Report([out / "index.html", out / "report.md"], unreadable, comparison.changes if comparison else [],
-                  comparison, removed, coverage.not_run if coverage else [])
+                  comparison, removed, coverage.not_run if coverage else [], kept)
+
+
+def _stale(out: Path, keep: set[str]) -> list[Path]:
+    """The files a reference in ``out`` removes: under its site folders and not among ``keep`` (paths relative to
+    ``out``), and the temporaries an interrupted write left at its top (store.atomic_write's ``.tmp-*``)."""
+    stale = [path for sub in SITE_DIRS if (out / sub).is_dir() for path in sorted((out / sub).rglob("*"))
+             if path.is_file() and path.relative_to(out).as_posix() not in keep]
+    return stale + [path for path in sorted(out.glob(".tmp-*")) if path.is_file() and not path.is_symlink()]
+
+
+def _check_prunable(out: Path, keep: set[str]) -> None:
+    """Raise ValueError (one line) unless every stale file's folder is writable, before a reference writes."""
+    for folder in dict.fromkeys(path.parent for path in _stale(out, keep)):
+        check_writable(folder, "the reference's folder of stale files")
+
+
+def _prune(out: Path, keep: set[str], removed: list[Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """Remove ``_stale(out, keep)`` and then empty site folders; (removed, (path, reason) of those that could not
+    be removed: a file made immutable after the write was planned)."""
+    kept = []
+    for path in _stale(out, keep):
+        try:
+            path.unlink()
+            removed.append(path)
+        except OSError as exc:
+            kept.append((path, exc.strerror or str(exc)))
+    for sub in SITE_DIRS:
+        if (out / sub).is_dir() and not any((out / sub).iterdir()):
+            (out / sub).rmdir()
+    return removed, kept

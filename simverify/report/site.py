@@ -222,10 +222,7 @@ def _local_orders(rec: dict) -> str:
 
 
 def _other_runs(rec: dict, runs: list[dict]) -> str:
-    same = (rec.get("run_key"), rec.get("finished"), rec.get("tier"))  # the row shown may be another read of it
-    known = None not in same
-    others = [r for r in runs if r is not rec and not (known and (r.get("run_key"), r.get("finished"),
-                                                                  r.get("tier")) == same)]
+    others = [r for r in runs if r is not rec]  # the row shown is one of them: build reads the store once
     if not others:
         return ""
     rows = "".join(f"<tr><td>{esc(r['tier'])}</td>{_run_cell(r)}{_verdict(r)}<td>{esc(interval(r))}"

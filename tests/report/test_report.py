@@ -2,10 +2,13 @@
 runs, calibration beside the verdict, and --compare."""
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import shutil
 import struct
+import subprocess
 from types import SimpleNamespace
 
 import pytest
@@ -562,6 +565,47 @@ def test_a_reference_refuses_a_linked_site_directory_and_a_record_whose_paper_is
     rep = write_report(copy, tmp_path / "site")
     assert not (tmp_path / "escape.html").exists() and not list(tmp_path.glob("**/escape.html"))
     assert any("field 'paper'" in why for _, why in rep.unreadable)
+
+
+@contextlib.contextmanager
+def _unwritable(path):
+    """``path`` made unwritable (immutable as root, read-only otherwise); skips where neither holds."""
+    if os.geteuid() != 0:
+        os.chmod(path, 0o555 if path.is_dir() else 0o444)
+        try:
+            yield
+        finally:
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        return
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("cannot make a file immutable here (chattr)")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+
+
+def test_a_reference_refuses_before_writing_when_a_stale_files_folder_is_unwritable_and_says_which_stayed(
+        run, tmp_path, monkeypatch, toy_registry, capsys):
+    root, store = run
+    ref = tmp_path / "checkout" / "reports" / "quick"
+    monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": ref)
+    (ref / "claims" / "old").mkdir(parents=True)
+    (ref / "claims" / "old" / "gone.html").write_text("old")
+    with _unwritable(ref / "claims" / "old"):
+        with pytest.raises(ValueError, match=r"folder of stale files \S*claims/old is not writable"):
+            write_report(store, reference=True)
+        assert not (ref / "index.html").exists()
+    (ref / "claims" / "stuck.html").write_text("old")
+    if os.geteuid() != 0:  # a read-only file in a writable folder can be removed: only root's immutability stays
+        pytest.skip("an unremovable file in a writable folder needs chattr")
+    with _unwritable(ref / "claims" / "stuck.html"):
+        rep = write_report(store, reference=True)
+        assert (ref / "index.html").is_file() and (ref / "claims" / "stuck.html").is_file()
+        assert [p.name for p, _ in rep.not_removed] == ["stuck.html"]
+        assert (ref / "claims" / "old" / "gone.html") in rep.removed
+        assert main(["report", "--reference", "--store", str(store.root)]) == 1  # written, but not clean
+        assert "could not remove the stale" in capsys.readouterr().err
 
 
 def test_sizes_line_shows_lists_nested_past_two_levels_as_an_ellipsis():

@@ -298,11 +298,11 @@ def measure_figure1(seed, *, dist: str, param, diag_free: bool, noise: float, d:
                     n_test: int, iteration: list[int], solver: list[str]) -> dict:
     """Section 5.1's protocol on one training set of n instances without the zero-mean/unit-variance oracle: SLM
     (corrected Algorithm 1, or the diagonal-free construction, reusing the set every step), and, on the same
-    instances (paired), the ALS factorization machine on the raw features x = mean + sd z ("fm", as a toolbox sees the data) and on the same
-    features standardised by their sample mean and variance ("fm_standardised"). Outputs: test NMSE per solver and
-    checkpoint (``nmse``), its last finite value (``final_nmse``), and SLM's recovery error (``slm_error``).
-    ``param`` a list: a paired design, every distribution parameter on the same seeds (the same M*, w* and the
-    same underlying normals), each output gaining a leading ``param`` dim."""
+    instances (paired), the ALS factorization machine on the raw features x = mean + sd z ("fm", as a toolbox
+    sees the data) and on the same features standardised by their sample mean and variance ("fm_standardised").
+    Outputs: test NMSE per solver and checkpoint (``nmse``), its last finite value (``final_nmse``), and SLM's
+    recovery error (``slm_error``). ``param`` a list: a paired design, every distribution parameter on the same
+    seeds (the same M*, w* and the same underlying normals), each output gaining a leading ``param`` dim."""
     children = seed.spawn(5)
     if isinstance(param, list):
         runs = [_figure1_run(children, distribution(dist, p), diag_free, noise, d, k, n, n_test, iteration, solver)
