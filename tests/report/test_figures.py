@@ -348,6 +348,19 @@ def test_log_axes_label_ticks_as_plain_numbers():
     assert not any("e-0" in t or "e+0" in t or "$" in t for t in texts)
 
 
+@pytest.mark.parametrize("grid, dense", [((30_000.0, 120_000.0, 470_000.0), False), ((200.0, 800.0, 3200.0), True)])
+def test_log_x_tick_labels_never_overlap_and_thin_out_only_when_they_must(monkeypatch, grid, dense):
+    """slm's full-tier n (3e4 to 4.7e5) once printed '300000400000' under its slope figure; at small sizes the
+    labels of 2, 3, 4 and 6 times a decade all fit and stay."""
+    ds = xr.Dataset({"err": (("m", "replicate"), np.array(grid)[:, None] ** -0.5 * (1 + 0.01 * np.arange(6)))},
+                    coords={"m": list(grid), "replicate": np.arange(6)})
+    _, fig = _evidence(monkeypatch, PowerLaw("err", "m", -0.5), ds)
+    boxes = _tick_boxes(fig, fig.axes[0].xaxis)
+    assert len(boxes) >= 3 and not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    texts = {t.get_text() for t in fig.axes[0].get_xticklabels(minor=True) if t.get_text()}
+    assert ({"300", "400", "2000"} <= texts) == dense
+
+
 def test_slm_figure1_draws_one_median_line_per_solver_per_noise_level_above_the_cells():
     ds = _slm_like_ds()
     fig, ax, record = _draw(_slm_wins(), ds)

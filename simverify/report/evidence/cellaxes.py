@@ -6,15 +6,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .common import wrap
+from .common import tick_points, wrap
 
 AXES_SHARE = 0.6  # the share of the figure's width the data area gets beside its legend (label fitting)
-
-
-def tick_points() -> float:
-    """The tick labels' font size in points (rcParams may name it: 'small')."""
-    from matplotlib import font_manager, rcParams
-    return font_manager.FontProperties(size=rcParams["xtick.labelsize"]).get_size_in_points()
 
 
 def _pack(parts: Sequence[str], width: int) -> str:

@@ -73,14 +73,49 @@ def set_legend(ax, handles=None, labels=None) -> None:
               bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, framealpha=0.9)
 
 
+def tick_points() -> float:
+    """The tick labels' font size in points (rcParams may name it: 'small')."""
+    from matplotlib import font_manager, rcParams
+    return font_manager.FontProperties(size=rcParams["xtick.labelsize"]).get_size_in_points()
+
+
+CHAR_WIDTH = 0.56  # a tick label character's width, about, in units of its font size
+LABEL_GAP = 0.08   # inches between neighbouring tick labels, at least
+SUBLABELS = ((1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 4, 6), (1, 2, 5), (1, 3), (1,))  # the denser first
+
+
+def fitting_sublabels(vmin: float, vmax: float, inches: float, subs: Sequence[int]) -> set[int]:
+    """The densest set of a decade's multiples, no denser than ``subs``, whose plain labels side by side on a log
+    axis of ``inches`` from vmin to vmax (> 0) do not overlap (the decades alone when none fits)."""
+    char = CHAR_WIDTH * tick_points() / 72
+    per_decade = inches / max(np.log10(vmax / vmin), 1e-12)
+    lo, hi = int(np.floor(np.log10(vmin))), int(np.ceil(np.log10(vmax)))
+    for cand in (c for c in SUBLABELS if set(c) <= set(subs) or c == (1,)):
+        ticks = [m * 10.0 ** e for e in range(lo, hi + 1) for m in cand if vmin <= m * 10.0 ** e <= vmax]
+        if all(per_decade * np.log10(b / a) >= char * (len(f"{a:g}") + len(f"{b:g}")) / 2 + LABEL_GAP
+               for a, b in zip(ticks, ticks[1:])):
+            return set(cand)
+    return {1}
+
+
 def plain_log_formatter(**kw):
-    """LogFormatter labelling ticks as plain numbers ('0.6', '1000', '1e-05'), never mathtext powers."""
+    """LogFormatter labelling ticks as plain numbers ('0.6', '1000', '1e-05'), never mathtext powers; on an x axis
+    only as many of a decade's multiples as fit side by side (``fitting_sublabels``)."""
     from matplotlib import ticker
 
     class PlainLog(ticker.LogFormatter):
         def _num_to_string(self, x, vmin, vmax):
             """The tick's value in the shortest plain notation."""
             return f"{x:g}"
+
+        def set_locs(self, locs=None):
+            super().set_locs(locs)
+            if self.axis is None or self.axis.axis_name != "x" or not self._sublabels:
+                return
+            vmin, vmax = sorted(self.axis.get_view_interval())
+            inches = self.axis.axes.get_window_extent().width / self.axis.axes.figure.dpi
+            if vmin > 0 and np.isfinite(vmax) and inches > 0:
+                self._sublabels = fitting_sublabels(vmin, vmax, inches, sorted(self._sublabels))
 
     return PlainLog(labelOnlyBase=False, **kw)
 
