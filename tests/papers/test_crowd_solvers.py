@@ -208,6 +208,20 @@ def test_estimators_take_crowdkit_frames_with_string_ids_and_expose_its_attribut
     assert (one_step.n_iter, one_step.tol) == (1, 0.0) and np.allclose(one_step.probas_.sum(axis=1), 1)
 
 
+def test_estimators_return_ids_and_labels_in_the_frames_dtypes():
+    """As crowd-kit does: integer labels come back as integers, not Python objects, and a categorical stays one."""
+    frame = pd.DataFrame({"task": [0, 0, 1, 1, 2, 2, 3, 3], "worker": [7, 9, 7, 9, 7, 9, 7, 9],
+                          "label": np.array([1, 1, 2, 2, 1, 2, 2, 2], dtype=np.int32)})
+    ds = DawidSkene().fit(frame)
+    assert ds.labels_.dtype == np.int32 and ds.labels_.index.dtype == np.int64
+    assert ds.probas_.columns.dtype == np.int32 and ds.priors_.index.dtype == np.int32
+    assert ds.errors_.index.levels[0].dtype == np.int64 and ds.errors_.index.names == ["worker", "label"]
+    assert MajorityVote().fit_predict(frame).loc[[0, 1]].tolist() == [1, 2]
+    categorical = frame.assign(label=pd.Categorical(np.where(frame["label"] == 1, "cat", "dog")))
+    votes = MajorityVote().fit_predict(categorical)
+    assert isinstance(votes.dtype, pd.CategoricalDtype) and votes.loc[[0, 1]].tolist() == ["cat", "dog"]
+
+
 def test_robsymnmf_em_on_rte_makes_57_errors_in_800_as_the_papers_table5_reports():
     a = crowd.shipped("rte")
     errors = 800 * metrics.label_error(aggregate(a, "robsymnmf-em").posteriors, a.gold)

@@ -11,6 +11,15 @@ from ..codes import answers_problem
 from ..methods import PER_ANNOTATOR, Aggregation, aggregate, check_method, em_from_cooccurrence_model
 from ..pipeline import ALIGNMENTS
 
+def _like(values, column: pd.Series, name: str) -> pd.Index:
+    """``values`` (ids or labels read from ``column``) as an Index of the column's dtype (integer labels stay
+    integers, as crowd-kit returns them); a dtype the values do not fit (mixed kinds) leaves pandas' inference."""
+    try:
+        return pd.Index(values, dtype=column.dtype, name=name)
+    except (TypeError, ValueError):
+        return pd.Index(list(values), name=name)
+
+
 EM_CONSTRAINTS = {"n_iter": Integer(0), "tol": Real(0.0)}  # n_iter = 0 is crowd-kit's iteration 0 (no EM step)
 SEED_CONSTRAINT = [Seed(), None]
 ALIGNMENT_CONSTRAINT = Options(*ALIGNMENTS)  # 'common' (Proposition 1) or 'per-annotator' (the authors' code)
@@ -58,14 +67,14 @@ class _Aggregator(ParamsMixin):
         self._method()  # the parameters' combination, before the data are read
         answers = self._answers(data)
         result = self._aggregate(answers)
-        tasks = pd.Index(answers.item_ids, name="task")
-        labels = pd.Index(answers.classes, name="label")
+        tasks = _like(answers.item_ids, data["task"], "task")
+        labels = _like(answers.classes, data["label"], "label")
         self.probas_ = pd.DataFrame(result.posteriors, index=tasks, columns=labels)
-        self.labels_ = pd.Series(answers.classes[result.posteriors.argmax(axis=1)], index=tasks, name="agg_label")
+        self.labels_ = pd.Series(labels[result.posteriors.argmax(axis=1)], index=tasks, name="agg_label")
         if result.model is not None:
             self.priors_ = pd.Series(result.model.priors, index=labels, name="prior")
             M, K = answers.n_workers, answers.n_classes
-            rows = pd.MultiIndex.from_product([answers.worker_ids, answers.classes], names=["worker", "label"])
+            rows = pd.MultiIndex.from_product([_like(answers.worker_ids, data["worker"], "worker"), labels])
             self.errors_ = pd.DataFrame(result.model.confusion.reshape(M * K, K), index=rows, columns=labels)
         return self
 
