@@ -11,6 +11,7 @@ from ..codes import answers_problem
 from ..methods import PER_ANNOTATOR, Aggregation, aggregate, check_method, em_from_cooccurrence_model
 from ..pipeline import ALIGNMENTS
 
+
 def _like(values, column: pd.Series, name: str) -> pd.Index:
     """``values`` (ids or labels read from ``column``) as an Index of the column's dtype (integer labels stay
     integers, as crowd-kit returns them); a dtype the values do not fit (mixed kinds) leaves pandas' inference."""
