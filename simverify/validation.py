@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import inspect
 import math
+import os
+import sys
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -314,7 +316,22 @@ def check_n_features(owner: str, X: np.ndarray, n_features: int, fitted: str = "
     require(X.shape[1] == n_features, f"{_prefix(owner)}X has {X.shape[1]} features, but {fitted} {n_features}")
 
 
-def warn(owner: str, message: str, stacklevel: int = 3, category: type[Warning] = RuntimeWarning) -> None:
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def outside_stacklevel() -> int:
+    """The ``stacklevel`` that makes a ``warnings.warn`` in the caller of this function name the first frame
+    outside the simverify package (the user's line, however deep the call; Python 3.12's skip_file_prefixes),
+    or the outermost frame when every frame is simverify's."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def warn(owner: str, message: str, stacklevel: int | None = None, category: type[Warning] = RuntimeWarning) -> None:
     """A warning '<owner>: <message>' (one line; say what happened and what to do), a RuntimeWarning unless
-    ``category`` says otherwise."""
-    warnings.warn(f"{_prefix(owner)}{message}", category, stacklevel=stacklevel)
+    ``category`` says otherwise, attributed to the first caller outside simverify unless ``stacklevel`` says
+    otherwise."""
+    level = outside_stacklevel() if stacklevel is None else stacklevel
+    warnings.warn(f"{_prefix(owner)}{message}", category, stacklevel=level)

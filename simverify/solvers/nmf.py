@@ -218,7 +218,7 @@ class AND(ParamsMixin):
         self._step_warned = True
         mode = "lambda_max(Z Z^T / N)" if self.batch else "max ||z||^2"
         warn("AND", f"eta={self.eta!r} exceeds 2 / L = {2.0 / lipschitz:.3g} (L = {mode}) at stage {stage + 1}, so "
-             "the gradient steps diverge and A grows without bound; use eta='auto' or a smaller eta", stacklevel=4)
+             "the gradient steps diverge and A grows without bound; use eta='auto' or a smaller eta")
 
     def iterate(self, X) -> Iterator[tuple[int, np.ndarray]]:
         """Yield (j, A) after each stage j = 1..n_stages, and (0, A0) first."""

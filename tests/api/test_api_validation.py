@@ -411,6 +411,23 @@ def test_aggregate_warns_when_the_method_cannot_learn_from_one_annotator(frame, 
         aggregate(answers, method)
 
 
+def test_warnings_name_the_callers_line_whichever_path_raised_them(frame, topics):
+    """A warning points at the user's call (the first frame outside simverify), by the function, by aggregate and
+    by an estimator, not at a line inside the package."""
+    from simverify.solvers.crowd.minimax_entropy import minimax_entropy as fit_minimax
+    a = crowd.shipped("bluebird")
+    codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+    X, A0 = topics
+    calls = {"function": lambda: fit_minimax(*codes, alpha=1e6, beta=1e6),
+             "aggregate": lambda: aggregate(crowd.from_frame(_one_annotator(frame)), "robsymnmf"),
+             "estimator": lambda: MinimaxEntropy(alpha=1e6, beta=1e6).fit(crowd.to_frame(a)),
+             "nmf estimator": lambda: nmf_sol.AND(5, A0=A0, eta=1e6, n_stages=2, T=5).fit(X)}
+    for path, call in calls.items():
+        with pytest.warns(RuntimeWarning) as record:
+            call()
+        assert {w.filename for w in record} == {__file__}, (path, [(w.filename, w.lineno) for w in record])
+
+
 # ---- a step size that diverges is warned -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("batch, eta, bound", [(True, 1e6, "9.67"), (False, 50.0, "2.63")])

@@ -232,7 +232,7 @@ def warn_if_uninformative(answers, method: str) -> None:
     for problem, category in ((answers_problem(method, answers), RuntimeWarning),
                               (groups_problem(method, answers), AnnotatorGroupsWarning)):
         if problem:
-            warn(f"method {method}", problem, stacklevel=4, category=category)
+            warn(f"method {method}", problem, category=category)
 
 
 def aggregate(answers, method: str, seed: int = 0) -> Aggregation:

@@ -14,7 +14,6 @@ whose weakest point is that rule.
 Gold labels choose nothing here. Answers are integer codes: item, worker, label (n,)."""
 from __future__ import annotations
 
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -24,7 +23,7 @@ from scipy.optimize import minimize
 from ...kernels.crowd.minimax import expected_log_likelihood, marginal_log_likelihood
 from ...kernels.jit import FIT_THREADS, one_blas_thread
 from ...kernels.rng import generator
-from ...validation import Integer, Real, Seed, check_parameter, require
+from ...validation import Integer, Real, Seed, check_parameter, require, warn
 from .codes import CO_OCCURRENCE_BYTES, FlatPosteriorsWarning, check_codes, folds_problem, minimax_bytes
 from .votes import vote_counts
 
@@ -150,10 +149,10 @@ def _warn_if_flat(posteriors: np.ndarray, item: np.ndarray, alpha: float, beta: 
     answered = np.unique(item)
     flat = int((np.ptp(posteriors[answered], axis=1) < FLAT).sum())
     if flat:
-        warnings.warn(f"minimax-entropy: at the penalties alpha {alpha:.3g} (items) and beta {beta:.3g} (annotators) "
-                      f"{'every one' if flat == answered.size else f'{flat}'} of the {answered.size} answered items' "
-                      f"posteriors lie within {FLAT} of uniform, so their labels are arbitrary: other penalties "
-                      "(in Python), or mv-em", FlatPosteriorsWarning, stacklevel=3)
+        warn("minimax-entropy", f"at the penalties alpha {alpha:.3g} (items) and beta {beta:.3g} (annotators) "
+             f"{'every one' if flat == answered.size else f'{flat}'} of the {answered.size} answered items' "
+             f"posteriors lie within {FLAT} of uniform, so their labels are arbitrary: other penalties (in Python), "
+             "or mv-em", category=FlatPosteriorsWarning)
 
 
 def minimax_entropy(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int, n_workers: int,

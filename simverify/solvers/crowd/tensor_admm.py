@@ -28,14 +28,13 @@ Gram matrices).
 Answers are integer codes: item, worker, label (n,)."""
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...kernels.crowd.tensor import ao_admm, triple_cooccurrences
 from ...kernels.rng import generator
-from ...validation import Integer, Options, Seed, check_parameter, require
+from ...validation import Integer, Options, Seed, check_parameter, require, warn
 from .codes import FlatPosteriorsWarning, check_codes, repeated_answers_problem, tensor_memory_problem
 from .cooccurrence import cooccurrences, item_index
 from .model import DawidSkeneModel, align_each_annotator
@@ -199,7 +198,6 @@ def _warn_if_collapsed(model: DawidSkeneModel, sweeps: int, moments: str, projec
     if model.confusion.size and np.ptp(model.confusion, axis=2).max() < COLLAPSED:
         hint = ("; the code's projection stalls there: tensor-admm-euclidean and tensor-admm-observed do not"
                 if moments == "code" and projection == "code" else "")
-        warnings.warn(f"tensor-admm: the fit collapsed to uniform confusions after {sweeps} sweeps, so every "
-                      f"posterior is the prior and the labels are arbitrary{hint}", FlatPosteriorsWarning,
-                      stacklevel=3)
+        warn("tensor-admm", f"the fit collapsed to uniform confusions after {sweeps} sweeps, so every posterior is "
+             f"the prior and the labels are arbitrary{hint}", category=FlatPosteriorsWarning)
 
