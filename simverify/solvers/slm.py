@@ -156,7 +156,8 @@ def moment_estimation_sequence(model: SecondOrderModel, k: int, n: int, T: int, 
     """Algorithm 1: yields (t, state) for t = 0..T. Each iteration draws a fresh batch of n instances
     (``resample=False``: every step reuses the first batch, a fixed training set as in Section 5.1).
     ``oracle=False`` standardises x by the first batch's sample mean and variance. ``start="random"`` replaces
-    line 4's U(0) by a uniformly random orthonormal (d, k) basis."""
+    line 4's U(0) by a uniformly random orthonormal (d, k) basis. The streams are ``run_streams(seed)``: a seed
+    is not advanced, so the same seed always gives the same run."""
     k, n, T = _check_run(model, k, n, T)
     require(v_step in V_STEPS, f"v_step must be one of {V_STEPS}, got {v_step!r}")
     require(trace in TRACE_TERMS, f"trace must be one of {TRACE_TERMS}, got {trace!r}")
@@ -201,7 +202,8 @@ def gradient_descent_sequence(model: SecondOrderModel, k: int, n: int, T: int, s
                               init_iters: int = 10) -> Iterator[tuple[int, SLMState]]:
     """The heuristic of Section 2.1: simultaneous gradient steps on Eq. (5)'s L(w, U, V) from the same start as
     Algorithm 1 (line 4's U(0), V = 0, w = 0): w -= step P1(z), U -= step A'(z) V / n, V -= step A'(z) U / n, one
-    streamed pass per step (a fresh batch, or the first batch reused when ``resample=False``)."""
+    streamed pass per step (a fresh batch, or the first batch reused when ``resample=False``); the same streams as
+    ``moment_estimation_sequence`` from the same seed (``run_streams``), which is not advanced."""
     k, n, T = _check_run(model, k, n, T)
     step = real_number("step", step, 0.0)
     s_data, s_start, s_iter = run_streams(seed)

@@ -255,3 +255,24 @@ def test_tuned_gradient_step_backs_off_below_the_step_that_oscillates_on_skewed_
     model = gen.low_rank_model(20, 3, ms.distribution("truncated_gaussian", 0.0), np.random.SeedSequence(4))
     step = ms.tuned_gradient_step(model, 3, 10_000, np.random.SeedSequence(5))
     assert step < ms.BACK_OFF * 0.2 and any(step == pytest.approx(ms.BACK_OFF * s) for s in ms.STEP_GRID)
+
+
+def test_figure1s_baselines_train_on_the_instances_slm_streams(monkeypatch):
+    """Figure 1's claims compare SLM and the factorization machines "on the same draw": the FMs' training set is
+    slm_instances of SLM's data stream (run_streams(s_run)[0]), not another child of the measure's seed."""
+    from simverify.solvers import slm as sol
+    from theorems.slm import measures
+    drawn = []
+    real = gen.slm_instances
+
+    def spy(model, n, seed, order="C"):
+        drawn.append((n, seed.entropy, tuple(seed.spawn_key)))
+        return real(model, n, seed, order)
+    monkeypatch.setattr(gen, "slm_instances", spy)
+    root = np.random.SeedSequence(3)
+    measures.measure_figure1(root, dist="truncated_gaussian", param=0.0, diag_free=False, noise=0.0, d=10, k=2,
+                             n=400, n_test=50, iteration=[0, 1], solver=["slm", "fm"])
+    s_run = np.random.SeedSequence(3).spawn(5)[3]
+    slm_data = sol.run_streams(s_run)[0]
+    assert (400, slm_data.entropy, tuple(slm_data.spawn_key)) in drawn  # the FM's set: SLM's data stream
+    assert [n for n, *_ in drawn] == [50, 400]  # the test set, then the training set: no other draw

@@ -248,10 +248,11 @@ def _gradient_path(model, k: int, n: int, T: int, seed, step: float) -> np.ndarr
 
 def tuned_gradient_step(model, k: int, n: int, seed) -> float:
     """Section 2.1's step, tuned per distribution: BACK_OFF times the largest step of STEP_GRID whose pilot run
-    (PILOT_STEPS steps on its own training set of n / PILOT_SHARE instances, the truth known: the tuning most
-    favourable to gradient descent) has a finite, non-increasing error over its last PILOT_TAIL steps, i.e. neither
-    diverges nor oscillates (BACK_OFF times the grid's smallest step when none does). The back-off keeps the step
-    below the stability limit 2/L of the longer run, whose curvature L grows as the iterate nears the truth."""
+    (PILOT_STEPS steps on the pilot's training set of n / PILOT_SHARE instances of ``seed``, the same set for every
+    step tried, the truth known: the tuning most favourable to gradient descent) has a finite, non-increasing error
+    over its last PILOT_TAIL steps, i.e. neither diverges nor oscillates (BACK_OFF times the grid's smallest step
+    when none does). The back-off keeps the step below the stability limit 2/L of the longer run, whose curvature L
+    grows as the iterate nears the truth."""
     n_pilot = max(2, n // PILOT_SHARE)
     for step in STEP_GRID:
         tail = _gradient_path(model, k, n_pilot, PILOT_STEPS, seed, step)[-PILOT_TAIL:]
