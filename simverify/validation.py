@@ -322,11 +322,17 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 def outside_stacklevel() -> int:
     """The ``stacklevel`` that makes a ``warnings.warn`` in the caller of this function name the first frame
     outside the simverify package (the user's line, however deep the call; Python 3.12's skip_file_prefixes),
-    or the outermost frame when every frame is simverify's."""
+    or the outermost frame when every frame is simverify's. In a pool's worker thread that is the pool's frame:
+    no simverify warning is issued from one today."""
     frame, level = sys._getframe(1), 1
-    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+    while frame.f_back is not None and _in_package(frame.f_code.co_filename):
         frame, level = frame.f_back, level + 1
     return level
+
+
+def _in_package(filename: str) -> bool:
+    """A code object's file is simverify's (a pseudo-file such as '<string>' or an interactive cell never is)."""
+    return not filename.startswith("<") and os.path.abspath(filename).startswith(_PACKAGE)
 
 
 def warn(owner: str, message: str, stacklevel: int | None = None, category: type[Warning] = RuntimeWarning) -> None:

@@ -428,6 +428,17 @@ def test_warnings_name_the_callers_line_whichever_path_raised_them(frame, topics
         assert {w.filename for w in record} == {__file__}, (path, [(w.filename, w.lineno) for w in record])
 
 
+def test_a_warning_from_an_interactive_cell_names_the_cell_even_run_from_the_package_folder(monkeypatch):
+    """A notebook cell's code has a pseudo-file name ('<ipython-input-...>'), which abspath would place in the
+    working folder: run from simverify's own folder it must still count as the user's."""
+    import os
+    monkeypatch.chdir(os.path.dirname(v.__file__))
+    cell = compile("from simverify.validation import warn\nwarn('cell', 'said')\n", "<ipython-input-1-x>", "exec")
+    with pytest.warns(RuntimeWarning, match="cell: said") as record:
+        exec(cell, {})
+    assert [(w.filename, w.lineno) for w in record] == [("<ipython-input-1-x>", 2)]
+
+
 # ---- a step size that diverges is warned -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("batch, eta, bound", [(True, 1e6, "9.67"), (False, 50.0, "2.63")])
