@@ -10,6 +10,11 @@ class UsageError(Exception):
     """Bad usage or bad input: the CLI prints the message in one line and exits with status 2."""
 
 
+class WriteFailed(Exception):
+    """Writing output failed after some of it was written (a file made immutable, a full disk): the CLI prints the
+    message in one line, which says what is incomplete, and exits with status 1."""
+
+
 class UnknownClaim(KeyError):
     """An id that no registered claim (or control) carries."""
 

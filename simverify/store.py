@@ -107,8 +107,9 @@ NAME_MAX = 255  # bytes in one path component on the file systems this runs on
 
 
 def check_writable(directory: str | os.PathLike, what: str = "directory") -> None:
-    """Raise ValueError (one line) unless files can be created in ``directory``; leaves nothing behind
-    (a missing directory is probed in its nearest existing ancestor, and is created only by the first write)."""
+    """Raise ValueError (one line) unless files can be created in and removed from ``directory``; leaves nothing
+    behind but in an append-only folder, whose empty probe file cannot be removed (a missing directory is probed in
+    its nearest existing ancestor, and is created only by the first write)."""
     directory = Path(directory)
     if not str(directory):
         raise ValueError(f"{what} path is empty")
@@ -121,10 +122,17 @@ def check_writable(directory: str | os.PathLike, what: str = "directory") -> Non
             probe = probe.parent
         if not probe.is_dir():
             raise NotADirectoryError(f"{probe} is not a directory")
-        with tempfile.TemporaryDirectory(dir=probe, prefix=".tmp-probe-") as tmp:
-            Path(tmp, "probe").write_bytes(b"")
+        _create_and_remove(probe)
     except OSError as exc:
         raise ValueError(f"{what} {directory} is not writable: {exc.strerror or exc}") from None
+
+
+def _create_and_remove(directory: Path) -> None:
+    """Create an empty file in ``directory`` and remove it (OSError when either fails: a folder that is read-only,
+    full, immutable or append-only, whose files could not be replaced)."""
+    fd, probe = tempfile.mkstemp(dir=directory, prefix=".tmp-probe-")
+    os.close(fd)
+    os.unlink(probe)
 
 
 TEMP_NAME_BYTES = 24  # atomic_write's temporary name beside a file: ".tmp-", 8 random characters, the suffix

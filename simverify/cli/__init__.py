@@ -14,7 +14,7 @@ import sys
 from concurrent.futures.process import BrokenProcessPool
 
 from .. import registry, runner
-from ..exceptions import UsageError
+from ..exceptions import UsageError, WriteFailed
 from ..store import DEFAULT_STORE
 from .cache import cmd_cache
 from .calibrate import cmd_calibrate
@@ -196,6 +196,9 @@ def _main(argv: list[str] | None) -> int:
     except (UsageError, registry.UnknownClaim) as exc:
         sys.stderr.write(f"simverify: error: {exc}\n")
         return 2
+    except WriteFailed as exc:
+        sys.stderr.write(f"simverify: error: {' '.join(str(exc).split())}\n")
+        return 1
     except BrokenProcessPool:
         rest = ("finished cells are stored, rerun to resume" if args.command in ("check", "calibrate") else
                 "the report was not written")  # report: figures are drawn before any file is written

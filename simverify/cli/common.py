@@ -22,6 +22,11 @@ def _refused():
         raise UsageError(" ".join(str(exc).split())) from None
 
 
+def printable(text) -> str:
+    """``text`` on one line: control characters (a newline in a file's name) written as escapes ('\\n')."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
 def _parse_value(raw: str):
     """JSON (``3``, ``2.5``, ``[1, 2]``, ``true``); else nan/inf as floats (the plan refuses them by name);
     else the string itself (the plan checks it against the parameter's declared type)."""

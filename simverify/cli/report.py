@@ -6,7 +6,7 @@ import sys
 
 from ..exceptions import UsageError
 from ..store import Store, check_writable
-from .common import DEFAULT_REPORT, _refused
+from .common import DEFAULT_REPORT, _refused, printable
 
 
 def _report(store: Store, out: str | None, tier: str | None, compare: str | None = None, workers: int | None = None,
@@ -22,7 +22,7 @@ def _report(store: Store, out: str | None, tier: str | None, compare: str | None
         report = write_report(store, out, tier=tier, compare=compare, progress=progress,
                               workers=workers or os.cpu_count() or 1, **options)
     for path, reason in report.unreadable:
-        sys.stderr.write(f"simverify: warning: skipped unreadable {path}: {reason}\n")
+        sys.stderr.write(f"simverify: warning: skipped unreadable {printable(path)}: {printable(reason)}\n")
     return report
 
 
@@ -37,7 +37,7 @@ def cmd_report(args) -> int:
     report = _report(store, None if args.reference else args.out or DEFAULT_REPORT, args.tier, args.compare,
                      calibration=args.calibration, with_data=args.with_data, reference=args.reference)
     for p in report.paths:
-        print(p)
+        print(printable(p))
     if report.comparison is not None:
         print(report.comparison.summary())
     for c in report.changes:
@@ -46,7 +46,7 @@ def cmd_report(args) -> int:
         print(f"not run at this tier at the suite's level: {len(report.not_run)} claims with their controls "
               "(listed in report.md)")
     for p in report.removed:
-        print(f"removed: {p}")
+        print(f"removed: {printable(p)}")
     for p, reason in report.not_removed:  # the reference was written; these files of an older one stayed
-        sys.stderr.write(f"simverify: error: could not remove the stale {p}: {reason}\n")
+        sys.stderr.write(f"simverify: error: could not remove the stale {printable(p)}: {printable(reason)}\n")
     return 1 if report.not_removed else 0

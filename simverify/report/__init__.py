@@ -5,15 +5,17 @@ verdict records (and calibration rows). Everything is rendered in memory first, 
 atomically, so bad input writes nothing. ``reference=True`` writes a committed reference (docs/report.md)."""
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import record as verdict_record
-from ..exceptions import NoResults
+from ..exceptions import NoResults, WriteFailed
 from ..store import (
     Store,
     atomic_write,
@@ -317,10 +319,10 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
                              "data: give no --out or --with-data with it")
         tier = tier or "quick"
         out = reference_dir(tier)
-        linked = [sub for sub in SITE_DIRS if (out / sub).is_symlink()]
+        linked = [p for p in (out.parent, out, *(out / sub for sub in SITE_DIRS)) if p.is_symlink()]
         if linked:  # its pruning would remove files elsewhere
-            raise ValueError(f"{out / linked[0]} is a symbolic link: a reference prunes files under it; replace it "
-                             "by a directory")
+            raise ValueError(f"{linked[0]} is a symbolic link: a reference prunes files under it; replace it by a "
+                             "directory")
         store.check_compatible()
         select = reference_selection(store, tier)
         shipped = out / "calibration.json"
@@ -336,11 +338,44 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
         check_tree_writable(out, names, "report directory")
         if reference:
             _check_prunable(out, set(names))
+            held.enter_context(_only_writer(out))  # the last check: it creates a missing folder
     # a reference's PNGs at zlib's slowest search (smallest)
-    files, unreadable, comparison, coverage = build(store, tier, compare, extra, with_data, select, workers,
-                                                    progress, smallest=reference, preflight=planned)
+    with contextlib.ExitStack() as held:
+        files, unreadable, comparison, coverage = build(store, tier, compare, extra, with_data, select, workers,
+                                                        progress, smallest=reference, preflight=planned)
+        _write_site(out, files)
+        return _finish(out, files, reference, unreadable, comparison, coverage)
+
+
+def _write_site(out: Path, files: dict) -> None:
+    """Every file of ``files`` into ``out``; WriteFailed (one line) when one cannot be written after others were."""
     for rel, content in files.items():
-        atomic_write(out / rel, _writer(content))
+        try:
+            atomic_write(out / rel, _writer(content))
+        except OSError as exc:
+            raise WriteFailed(f"report directory {out}: {rel} could not be written ({exc.strerror or exc}); the "
+                              "report there is incomplete: mend that and run the command again") from None
+
+
+@contextlib.contextmanager
+def _only_writer(out: Path):
+    """Hold ``out`` (created if missing) for one reference write: a second at once, whose pruning would remove
+    the first's temporaries, is refused (ValueError, one line) before any work."""
+    import fcntl
+    out.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise ValueError(f"another reference is being written to {out}: wait for it to finish") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _finish(out: Path, files: dict, reference: bool, unreadable, comparison, coverage) -> Report:
+    """After the write: stale figures (and for a reference, stale files) removed, and the Report."""
     removed, kept = _stale_figures(out, files), []
     if reference:
         removed, kept = _prune(out, set(files), removed)
@@ -349,11 +384,12 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
 
 
 def _stale(out: Path, keep: set[str]) -> list[Path]:
-    """The files a reference in ``out`` removes: under its site folders and not among ``keep`` (paths relative to
-    ``out``), and the temporaries an interrupted write left at its top (store.atomic_write's ``.tmp-*``)."""
+    """The entries a reference in ``out`` removes: under its site folders, anything but a folder (files, links,
+    dangling or not, FIFOs) not among ``keep`` (paths relative to ``out``); at its top, the temporaries an
+    interrupted write or writability probe left (``.tmp-*``: files or FIFOs, never a link)."""
     stale = [path for sub in SITE_DIRS if (out / sub).is_dir() for path in sorted((out / sub).rglob("*"))
-             if path.is_file() and path.relative_to(out).as_posix() not in keep]
-    return stale + [path for path in sorted(out.glob(".tmp-*")) if path.is_file() and not path.is_symlink()]
+             if (path.is_symlink() or not path.is_dir()) and path.relative_to(out).as_posix() not in keep]
+    return stale + [path for path in sorted(out.glob(".tmp-*")) if not path.is_symlink() and not path.is_dir()]
 
 
 def _check_prunable(out: Path, keep: set[str]) -> None:
@@ -363,16 +399,19 @@ def _check_prunable(out: Path, keep: set[str]) -> None:
 
 
 def _prune(out: Path, keep: set[str], removed: list[Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
-    """Remove ``_stale(out, keep)`` and then empty site folders; (removed, (path, reason) of those that could not
-    be removed: a file made immutable after the write was planned)."""
+    """Remove ``_stale(out, keep)``, then the site folders left empty, the deepest first; (removed, (path, reason)
+    of those that could not be removed: a file made immutable after the write was planned)."""
     kept = []
-    for path in _stale(out, keep):
+    folders = [p for sub in SITE_DIRS if (out / sub).is_dir() for p in [out / sub, *(out / sub).rglob("*")]
+               if p.is_dir() and not p.is_symlink()]  # rglob does not enter linked folders
+    for path in _stale(out, keep) + sorted(folders, key=lambda p: len(p.parts), reverse=True):
         try:
+            if path.is_dir() and not path.is_symlink():
+                if not any(path.iterdir()):
+                    path.rmdir()
+                continue
             path.unlink()
             removed.append(path)
         except OSError as exc:
             kept.append((path, exc.strerror or str(exc)))
-    for sub in SITE_DIRS:
-        if (out / sub).is_dir() and not any((out / sub).iterdir()):
-            (out / sub).rmdir()
     return removed, kept

@@ -2,13 +2,11 @@
 runs, calibration beside the verdict, and --compare."""
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import shutil
 import struct
-import subprocess
 from types import SimpleNamespace
 
 import pytest
@@ -488,9 +486,15 @@ def test_reference_is_written_without_cell_data_small_with_its_calibration_and_s
     (ref / "claims").mkdir()
     (ref / "claims" / "toy.gone.html").write_text("old")
     (ref / "notes.txt").write_text("kept")
+    (ref / "figures").mkdir()
+    (ref / "figures" / "dangling.png").symlink_to(tmp_path / "nowhere")  # links and FIFOs are stale entries too
+    os.mkfifo(ref / "figures" / "old.png")
+    (ref / ".tmp-probe-abc").write_bytes(b"")  # a writability probe's file, its run killed
     rep = write_report(store, reference=True)
     assert not (ref / "data").exists() and not (ref / "claims" / "toy.gone.html").exists()
-    assert (ref / "notes.txt").is_file() and sorted(p.name for p in rep.removed) == ["toy.gone.html", "toy.power.nc"]
+    assert not any(p.is_symlink() or p.is_fifo() for p in (ref / "figures").iterdir())
+    assert (ref / "notes.txt").is_file() and sorted(p.name for p in rep.removed) == [
+        ".tmp-probe-abc", "dangling.png", "old.png", "toy.gone.html", "toy.power.nc"]
     assert (ref / "index.html").is_file() and (ref / "calibration.json").is_file()
     shown = json.loads((ref / "results.json").read_text())
     assert [(r["id"], r["run"]["overrides"]) for r in shown] == [(i, {}) for i in TOY]  # the default run
@@ -558,6 +562,13 @@ def test_a_reference_refuses_a_linked_site_directory_and_a_record_whose_paper_is
     with pytest.raises(ValueError, match="papers is a symbolic link"):
         write_report(store, reference=True)
     assert (tmp_path / "elsewhere" / "precious.txt").read_text() == "kept" and not (ref / "index.html").exists()
+    linked_ref = tmp_path / "checkout" / "reports" / "full"
+    linked_ref.symlink_to(tmp_path / "elsewhere")  # the reference folder itself
+    monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": linked_ref)
+    with pytest.raises(ValueError, match="reports/full is a symbolic link"):
+        write_report(store, reference=True)
+    assert sorted(p.name for p in (tmp_path / "elsewhere").iterdir()) == ["precious.txt"]
+    monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": ref)
     with pytest.raises(ValueError, match="the tier quick or full, not 'medium'"):
         write_report(store, reference=True, tier="medium")
     copy = _copy_store(store, tmp_path / "s")
@@ -567,22 +578,28 @@ def test_a_reference_refuses_a_linked_site_directory_and_a_record_whose_paper_is
     assert any("field 'paper'" in why for _, why in rep.unreadable)
 
 
-@contextlib.contextmanager
-def _unwritable(path):
-    """``path`` made unwritable (immutable as root, read-only otherwise); skips where neither holds."""
-    if os.geteuid() != 0:
-        os.chmod(path, 0o555 if path.is_dir() else 0o444)
-        try:
-            yield
-        finally:
-            os.chmod(path, 0o755 if path.is_dir() else 0o644)
-        return
-    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
-        pytest.skip("cannot make a file immutable here (chattr)")
-    try:
-        yield
-    finally:
-        subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+def _refuse(monkeypatch, calls: str, path, error: OSError | None = None):
+    """``calls`` ('create' a temporary file in ``path``, or 'unlink' ``path``) fail as the file system would
+    for a folder or a file made unwritable (runs as root and on any file system, unlike chmod or chattr)."""
+    import pathlib
+    import tempfile
+    error = error or PermissionError(13, "Permission denied")
+    if calls == "create":
+        real = tempfile.mkstemp
+
+        def create(*args, dir=None, **kw):
+            if dir is not None and pathlib.Path(dir) == path:
+                raise error
+            return real(*args, dir=dir, **kw)
+        monkeypatch.setattr(tempfile, "mkstemp", create)
+    else:
+        real_unlink = pathlib.Path.unlink
+
+        def unlink(self, *args, **kw):
+            if self == path:
+                raise error
+            return real_unlink(self, *args, **kw)
+        monkeypatch.setattr(pathlib.Path, "unlink", unlink)
 
 
 def test_a_reference_refuses_before_writing_when_a_stale_files_folder_is_unwritable_and_says_which_stayed(
@@ -590,22 +607,60 @@ def test_a_reference_refuses_before_writing_when_a_stale_files_folder_is_unwrita
     root, store = run
     ref = tmp_path / "checkout" / "reports" / "quick"
     monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": ref)
-    (ref / "claims" / "old").mkdir(parents=True)
-    (ref / "claims" / "old" / "gone.html").write_text("old")
-    with _unwritable(ref / "claims" / "old"):
-        with pytest.raises(ValueError, match=r"folder of stale files \S*claims/old is not writable"):
+    (ref / "claims" / "old" / "deeper").mkdir(parents=True)
+    (ref / "claims" / "old" / "deeper" / "gone.html").write_text("old")
+    with monkeypatch.context() as m:
+        _refuse(m, "create", ref / "claims" / "old" / "deeper")
+        with pytest.raises(ValueError, match=r"folder of stale files \S*claims/old/deeper is not writable"):
             write_report(store, reference=True)
-        assert not (ref / "index.html").exists()
+    assert not (ref / "index.html").exists() and (ref / "claims" / "old" / "deeper" / "gone.html").is_file()
     (ref / "claims" / "stuck.html").write_text("old")
-    if os.geteuid() != 0:  # a read-only file in a writable folder can be removed: only root's immutability stays
-        pytest.skip("an unremovable file in a writable folder needs chattr")
-    with _unwritable(ref / "claims" / "stuck.html"):
+    with monkeypatch.context() as m:
+        _refuse(m, "unlink", ref / "claims" / "stuck.html", PermissionError(1, "Operation not permitted"))
         rep = write_report(store, reference=True)
         assert (ref / "index.html").is_file() and (ref / "claims" / "stuck.html").is_file()
-        assert [p.name for p, _ in rep.not_removed] == ["stuck.html"]
-        assert (ref / "claims" / "old" / "gone.html") in rep.removed
+        assert rep.not_removed == [(ref / "claims" / "stuck.html", "Operation not permitted")]
+        assert (ref / "claims" / "old" / "deeper" / "gone.html") in rep.removed
+        assert not (ref / "claims" / "old").exists()  # emptied folders go too, the deepest first
         assert main(["report", "--reference", "--store", str(store.root)]) == 1  # written, but not clean
         assert "could not remove the stale" in capsys.readouterr().err
+
+
+def test_a_file_that_cannot_be_replaced_ends_the_write_in_one_line_with_exit_1(run, tmp_path, monkeypatch, capsys):
+    """An existing page made immutable is not seen when the write is planned; the write then stops at it with one
+    line that says the report is incomplete, not a traceback."""
+    import simverify.store as store_module
+    root, store = run
+    site = tmp_path / "site"
+    assert main(["report", "--store", str(store.root), "--out", str(site)]) == 0
+    real = os.replace
+
+    def replace(src, dst):
+        if str(dst).endswith("report.md"):
+            raise PermissionError(1, "Operation not permitted")
+        return real(src, dst)
+    monkeypatch.setattr(store_module.os, "replace", replace)
+    assert main(["report", "--store", str(store.root), "--out", str(site)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "report.md could not be written (Operation not permitted)" in err
+    assert "incomplete" in err and not list(site.glob(".tmp-*"))
+
+
+def test_a_second_reference_write_at_once_is_refused_before_any_work(run, tmp_path, monkeypatch, toy_registry):
+    import fcntl
+    root, store = run
+    ref = tmp_path / "checkout" / "reports" / "quick"
+    monkeypatch.setattr(report_module, "reference_dir", lambda tier="quick": ref)
+    ref.mkdir(parents=True)
+    fd = os.open(ref, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as the first writer holds it
+        with pytest.raises(ValueError, match="another reference is being written to"):
+            write_report(store, reference=True)
+        assert list(ref.iterdir()) == []
+    finally:
+        os.close(fd)
+    assert write_report(store, reference=True).paths[0].is_file()  # free again
 
 
 def test_sizes_line_shows_lists_nested_past_two_levels_as_an_ellipsis():

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .common import tick_points, wrap
+from .common import CHAR_WIDTH, tick_points, wrap
 
 AXES_SHARE = 0.6  # the share of the figure's width the data area gets beside its legend (label fitting)
 
@@ -40,7 +40,7 @@ def cell_layout(ax, labels: Sequence[str]) -> tuple[bool, list[str]]:
     one line each when they fit across the data area, else one parameter per line, else the cells run
     down the y axis (``horizontal``) with their parameters packed in lines beside them."""
     width = ax.figure.get_figwidth() * AXES_SHARE * ax.get_position().width / 0.775  # 0.775: default share
-    char = 0.56 * tick_points() / 72  # inches per character, about
+    char = CHAR_WIDTH * tick_points() / 72  # inches per character
     slot = width / max(len(labels), 1)
     if max(map(len, labels), default=0) * char <= 0.9 * slot:
         return False, list(labels)

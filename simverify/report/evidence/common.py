@@ -79,7 +79,8 @@ def tick_points() -> float:
     return font_manager.FontProperties(size=rcParams["xtick.labelsize"]).get_size_in_points()
 
 
-CHAR_WIDTH = 0.64  # a tick label digit's width in units of its font size (DejaVu Sans: 0.636)
+CHAR_WIDTH = 0.56  # an average label character's width in units of its font size, about
+DIGIT_WIDTH = 0.64  # a digit's (DejaVu Sans: 0.636): tick labels of numbers
 LABEL_GAP = 0.08   # inches between neighbouring tick labels, at least
 SUBLABELS = ((1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 4, 6), (1, 2, 5), (1, 3), (1,))  # the denser first
 
@@ -87,9 +88,9 @@ SUBLABELS = ((1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 4, 6), (1, 2, 5), (1, 3), (1
 def fitting_sublabels(vmin: float, vmax: float, inches: float, subs: Sequence[int]) -> set[int]:
     """The densest of SUBLABELS, no denser than ``subs`` (the multiples matplotlib would label), whose plain labels
     side by side on a log axis of ``inches`` from vmin to vmax (> 0) do not overlap (at least the decades)."""
-    char = CHAR_WIDTH * tick_points() / 72
+    char = DIGIT_WIDTH * tick_points() / 72
     per_decade = inches / max(np.log10(vmax / vmin), 1e-12)
-    lo, hi = int(np.floor(np.log10(vmin))), int(np.ceil(np.log10(vmax)))
+    lo, hi = max(int(np.floor(np.log10(vmin))), -323), min(int(np.ceil(np.log10(vmax))), 307)  # finite decades
     for cand in (c for c in SUBLABELS if len(c) <= len(set(subs) - {10})):
         ticks = [m * 10.0 ** e for e in range(lo, hi + 1) for m in cand if vmin <= m * 10.0 ** e <= vmax]
         if all(per_decade * np.log10(b / a) >= char * (len(f"{a:g}") + len(f"{b:g}")) / 2 + LABEL_GAP
