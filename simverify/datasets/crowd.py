@@ -189,6 +189,15 @@ def _integer(path: Path, line: int, field: str, value: str) -> int:
         raise ValueError(f"{path}:{line}: {field} has {len(value)} digits, too many for an id or label") from None
 
 
+def _at(path: Path, line) -> str:
+    """Where a row is: 'file:12' for a line of a file, 'answers frame, row 3' for a frame's row."""
+    return f"{path}:{line}" if isinstance(line, int) else f"{path}, {line}"
+
+
+def _line(line) -> str:
+    return f"line {line}" if isinstance(line, int) else str(line)
+
+
 def _codes(values: list) -> tuple[np.ndarray, np.ndarray]:
     """Codes in order of first appearance, and the distinct values in that order."""
     index: dict = {}
@@ -213,7 +222,7 @@ def _classes(path: Path, rows: list[tuple], gold: dict, n_classes: int | None) -
     require(odd is None, f"{path}: declared classes need integer labels, got {odd!r}")
     low = 0 if min(r[3] for r in rows) == 0 else 1  # the answers decide; a gold label outside is refused below
     for line, _, _, value in rows:
-        require(low <= value < low + n_classes, f"{path}:{line}: label {value} is outside the {n_classes} declared "
+        require(low <= value < low + n_classes, f"{_at(path, line)}: label {value} is outside the {n_classes} declared "
                                                 f"classes {low}..{low + n_classes - 1}")
     return np.arange(low, low + n_classes).astype(object)
 
@@ -224,8 +233,8 @@ def _assemble(path: Path, rows: list[tuple], gold: dict, n_classes: int | None =
     seen: dict = {}
     for position, (line, item, worker, _) in enumerate(rows):  # by position: a frame's index may repeat names
         first, first_line = seen.setdefault((item, worker), (position, line))
-        require(first == position, f"{path}:{line}: worker {worker} answered item {item} again (first on line "
-                                   f"{first_line}); duplicate answers are refused")
+        require(first == position, f"{_at(path, line)}: worker {worker} answered item {item} again (first on "
+                                   f"{_line(first_line)}); duplicate answers are refused")
     item, item_ids = _codes([r[1] for r in rows])
     worker, worker_ids = _codes([r[2] for r in rows])
     classes = _classes(path, rows, gold, n_classes)
@@ -377,12 +386,18 @@ def from_frame(frame, truth=None, n_classes: int | None = None) -> Answers:
     require(isinstance(frame, pd.DataFrame), f"answers must be a pandas DataFrame, got {type(frame).__name__}")
     missing = [c for c in CSV_HEADER if c not in frame.columns]
     require(not missing, f"answers frame lacks columns {missing} (needs {list(CSV_HEADER)})")
+    twice = [c for c in CSV_HEADER if list(frame.columns).count(c) > 1]
+    require(not twice, f"answers frame has {twice[0]!r} as the name of more than one column" if twice else "")
     require(len(frame) > 0, "answers frame has no rows")
     bad = frame[list(CSV_HEADER)].isna().any(axis=1)
     require(not bad.any(), f"answers frame row {frame.index[bad.argmax()]!r}: a missing task, worker or label")
     where = ([f"row {n} (by position; the index repeats)" for n in range(len(frame))] if frame.index.has_duplicates
              else [f"row {i!r}" for i in frame.index])
     rows = list(zip(where, frame["task"].tolist(), frame["worker"].tolist(), frame["label"].tolist()))
+    for row in rows:
+        odd = next((v for v in row[1:] if isinstance(v, (tuple, list, dict, set, np.ndarray))), None)
+        require(odd is None, f"answers frame {row[0]}: {type(odd).__name__} {odd!r:.40} as an id or label (each must "
+                             "be one number, string or other scalar)")
     gold: dict = {}
     if truth is not None:
         require(isinstance(truth, pd.Series), f"gold labels must be a pandas Series, got {type(truth).__name__}")

@@ -476,6 +476,22 @@ def test_a_frame_mixing_label_kinds_is_refused_naming_the_estimator():
         MajorityVote().fit_predict(frame)
 
 
+@pytest.mark.parametrize("edit, message", [
+    (lambda f: f.assign(task=[[t] for t in f["task"]]), r"answers frame row 0: list \[1\] as an id or label"),
+    (lambda f: f.assign(label=[(v, v) for v in f["label"]]), r"answers frame row 0: tuple \(0, 0\) as an id or "),
+    (lambda f: pd.concat([f, f[["label"]]], axis=1), r"answers frame has 'label' as the name of more than one"),
+    (lambda f: pd.concat([f, f.iloc[[1]]], ignore_index=True),
+     r"answers frame, row 3: worker 2 answered item 1 again \(first on row 1\)"),
+])
+def test_frames_of_unusable_shapes_are_refused_in_one_line_naming_the_row(edit, message):
+    """Ids or labels that are lists or tuples, a column name given twice, a repeated answer: one line each, from the
+    estimator, never a TypeError or AttributeError from inside."""
+    from simverify.solvers.crowd.estimators import MajorityVote
+    frame = edit(pd.DataFrame({"task": [1, 1, 2], "worker": [1, 2, 1], "label": [0, 1, 1]}))
+    with pytest.raises(ValueError, match="^MajorityVote: " + message):
+        MajorityVote().fit_predict(frame)
+
+
 # ---- the stream family and the helpers the stream change touched ------------------------------------------------
 
 STREAM_REFUSALS = [
