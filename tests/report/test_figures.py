@@ -364,6 +364,23 @@ def test_log_x_tick_labels_never_overlap_and_thin_out_only_when_they_must(monkey
         assert {"50000", "200000"} <= texts and not {"30000", "40000", "300000", "400000"} & texts
 
 
+@pytest.mark.parametrize("width, lo, hi, at_least", [(2.0, 12_000, 19_000, 2), (8.0, 12_000, 19_000, 3),
+                                                     (0.6, 0.21, 0.47, 1), (3.0, 1e300, 1.7e308, 1)])
+def test_log_x_axes_under_a_decade_or_tiny_or_at_the_float_limit_label_without_overlap(width, lo, hi, at_least):
+    """A range under a decade, which matplotlib ticks linearly (12000, 13000, ...), is thinned to every s-th
+    tick; a tiny axis still labels a tick; an axis up to 1.7e308 draws (10.0 ** 309 overflowed)."""
+    from simverify.report.evidence.common import no_offset
+    fig, ax = plt.subplots(figsize=(width, 2.0), dpi=110)
+    ax.plot([lo, hi], [1, 2])
+    ax.set_xscale("log")
+    ax.set_xlim(lo, hi)
+    no_offset(ax)
+    fig.canvas.draw()
+    boxes = _tick_boxes(fig, ax.xaxis)
+    plt.close(fig)
+    assert len(boxes) >= at_least and not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
 def test_slm_figure1_draws_one_median_line_per_solver_per_noise_level_above_the_cells():
     ds = _slm_like_ds()
     fig, ax, record = _draw(_slm_wins(), ds)

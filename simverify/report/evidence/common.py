@@ -85,38 +85,63 @@ LABEL_GAP = 0.08   # inches between neighbouring tick labels, at least
 SUBLABELS = ((1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 4, 6), (1, 2, 5), (1, 3), (1,))  # the denser first
 
 
-def fitting_sublabels(vmin: float, vmax: float, inches: float, subs: Sequence[int]) -> set[int]:
-    """The densest of SUBLABELS, no denser than ``subs`` (the multiples matplotlib would label), whose plain labels
-    side by side on a log axis of ``inches`` from vmin to vmax (> 0) do not overlap (at least the decades)."""
+def _coefficient(x: float) -> float:
+    """x over its decade (1 <= c < 10; a whole number for the multiples a log axis ticks)."""
+    return x / 10.0 ** np.floor(np.log10(x))
+
+
+def labelled_ticks(ticks: Sequence[float], inches: float, vmin: float, vmax: float,
+                   subs: Sequence[float] | None = None) -> set[float]:
+    """Of a log x axis's ticks in view (vmin..vmax > 0, ``inches`` wide), those to label so that neighbouring
+    plain labels do not overlap: when every tick is a whole multiple of its decade, those of the densest of
+    SUBLABELS (no denser than ``subs``, the multiples matplotlib would label), then every s-th decade, else (a
+    range under a decade ticked linearly) every s-th tick, for the smallest s that fits; a choice labelling two
+    ticks or more first."""
     char = DIGIT_WIDTH * tick_points() / 72
     per_decade = inches / max(np.log10(vmax / vmin), 1e-12)
-    lo, hi = max(int(np.floor(np.log10(vmin))), -323), min(int(np.ceil(np.log10(vmax))), 307)  # finite decades
-    for cand in (c for c in SUBLABELS if len(c) <= len(set(subs) - {10})):
-        ticks = [m * 10.0 ** e for e in range(lo, hi + 1) for m in cand if vmin <= m * 10.0 ** e <= vmax]
-        if all(per_decade * np.log10(b / a) >= char * (len(f"{a:g}") + len(f"{b:g}")) / 2 + LABEL_GAP
-               for a, b in zip(ticks, ticks[1:])):
-            return set(cand)
-    return {1}
+    ticks = sorted(t for t in ticks if vmin <= t <= vmax and np.isfinite(t))
+
+    def fits(shown: list[float]) -> bool:
+        return all(per_decade * np.log10(b / a) >= char * (len(f"{a:g}") + len(f"{b:g}")) / 2 + LABEL_GAP
+                   for a, b in zip(shown, shown[1:]))
+    if all(abs(c - round(c)) < 1e-6 for c in map(_coefficient, ticks)):
+        most = max(1, len(set(subs or range(1, 10)) - {10}))
+        choices = [[t for t in ticks if round(_coefficient(t)) in cand] for cand in SUBLABELS if len(cand) <= most]
+        ticks = choices[-1]  # the decades, thinned below if even they do not fit
+    else:
+        choices = []
+    choices += [ticks[::s] for s in range(1, len(ticks) + 1)]
+    fitting = [c for c in choices if fits(c)]
+    return set(next((c for c in fitting if len(c) >= 2), next((c for c in fitting if c), [])))
 
 
 def plain_log_formatter(**kw):
     """LogFormatter labelling ticks as plain numbers ('0.6', '1000', '1e-05'), never mathtext powers; on an x axis
-    only as many of a decade's multiples as fit side by side (``fitting_sublabels``)."""
+    only the ticks whose labels fit side by side (``labelled_ticks``, the major and minor ticks together)."""
     from matplotlib import ticker
 
     class PlainLog(ticker.LogFormatter):
+        _shown: set[float] | None = None
+
         def _num_to_string(self, x, vmin, vmax):
             """The tick's value in the shortest plain notation."""
             return f"{x:g}"
 
         def set_locs(self, locs=None):
             super().set_locs(locs)
-            if self.axis is None or self.axis.axis_name != "x" or not self._sublabels:
+            self._shown = None
+            if self.axis is None or self.axis.axis_name != "x":
                 return
             vmin, vmax = sorted(self.axis.get_view_interval())
             inches = self.axis.axes.get_window_extent().width / self.axis.axes.figure.dpi
             if vmin > 0 and np.isfinite(vmax) and inches > 0:
-                self._sublabels = fitting_sublabels(vmin, vmax, inches, sorted(self._sublabels))
+                ticks = [*self.axis.get_majorticklocs(), *self.axis.get_minorticklocs()]
+                self._shown = labelled_ticks(ticks, inches, vmin, vmax, self._sublabels)
+
+        def __call__(self, x, pos=None):
+            if self._shown is None:
+                return super().__call__(x, pos)
+            return f"{x:g}" if any(np.isclose(x, v, rtol=1e-9, atol=0.0) for v in self._shown) else ""
 
     return PlainLog(labelOnlyBase=False, **kw)
 
