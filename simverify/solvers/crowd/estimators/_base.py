@@ -13,8 +13,10 @@ from ..pipeline import ALIGNMENTS
 
 
 def _like(values, column: pd.Series, name: str) -> pd.Index:
-    """``values`` (ids or labels read from ``column``) as an Index of the column's dtype (integer labels stay
-    integers, as crowd-kit returns them); a dtype the values do not fit (mixed kinds) leaves pandas' inference."""
+    """``values`` (ids or labels read from ``column``, in their sorted order or order of appearance: a categorical
+    column's classes come sorted by value, not in its categories' order) as an Index of the column's dtype
+    (integer labels stay integers, as crowd-kit returns them); an extension dtype that cannot hold them again
+    leaves pandas' inference (none of the 20 dtypes tried does)."""
     try:
         return pd.Index(values, dtype=column.dtype, name=name)
     except (TypeError, ValueError):
