@@ -286,7 +286,9 @@ def reference_dir(tier: str = "quick") -> Path:
     """``reports/<tier>`` of the source checkout this simverify runs from; ValueError outside a checkout."""
     from ..provenance import _git
     top = _git("rev-parse", "--show-toplevel")
-    if not top or not (Path(top) / "simverify" / "__init__.py").is_file():
+    own = Path(top or ".") / "simverify" / "__init__.py"
+    running = Path(__file__).resolve().parent.parent / "__init__.py"  # this package's, not a copy in the checkout
+    if not top or not own.is_file() or own.resolve() != running:
         raise ValueError(f"--reference writes reports/{tier} of the source checkout; this simverify is not run "
                          "from one (install it editable from a clone)")
     return Path(top) / REFERENCES[tier]

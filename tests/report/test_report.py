@@ -792,3 +792,19 @@ def test_write_report_draws_in_this_process_unless_asked_for_workers(run, monkey
     _, store = run
     write_report(store, tmp_path / "site")
     assert (tmp_path / "site" / "figures" / "toy.power.png").is_file()
+
+
+def test_the_reference_folder_is_the_running_packages_own_checkout(tmp_path, monkeypatch):
+    """A checkout holding another copy of simverify (a non-editable install in an in-repo virtual environment
+    runs that copy) must not have its reference written by this code."""
+    from pathlib import Path
+
+    from simverify import provenance
+    running_top = Path(report_module.__file__).resolve().parent.parent.parent
+    monkeypatch.setattr(provenance, "_git", lambda *args: str(running_top))
+    assert report_module.reference_dir("full") == running_top / "reports" / "full"
+    (tmp_path / "simverify").mkdir()
+    (tmp_path / "simverify" / "__init__.py").write_text("")  # the checkout's own package, not the one running
+    monkeypatch.setattr(provenance, "_git", lambda *args: str(tmp_path))
+    with pytest.raises(ValueError, match="this simverify is not run from one"):
+        report_module.reference_dir("quick")
