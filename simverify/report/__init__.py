@@ -377,10 +377,9 @@ def _only_writer(out: Path):
 
 
 def _finish(out: Path, files: dict, reference: bool, unreadable, comparison, coverage) -> Report:
-    """After the write: stale figures (and for a reference, stale files) removed, and the Report."""
-    removed, kept = _stale_figures(out, files), []
-    if reference:
-        removed, kept = _prune(out, set(files), removed)
+    """After the write: stale figures (for a reference every stale file, figures included) removed, and the
+    Report."""
+    removed, kept = _prune(out, set(files), []) if reference else (_stale_figures(out, files), [])
     return Report([out / "index.html", out / "report.md"], unreadable, comparison.changes if comparison else [],
                   comparison, removed, coverage.not_run if coverage else [], kept)
 
