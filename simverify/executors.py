@@ -4,8 +4,8 @@
 returns an iterator of ``(task, outputs)`` in completion order; the caller stores each at once.
 Results do not depend on the executor: each cell's seed comes from its content.
 Process pools use the ``spawn`` start method (never fork after Numba threads ran) and give each
-worker ``cores // workers`` Numba threads and as many BLAS threads, never more than a
-``NUMBA_NUM_THREADS`` the user set.
+worker ``cores // workers`` Numba threads, never more than a ``NUMBA_NUM_THREADS`` the user set. Cells run BLAS
+on one thread under any executor (``sweep.compute_cell``).
 Their workers ignore SIGINT (the parent alone handles an interruption and stops them) and exit
 when the parent dies, even when it is killed.
 """
@@ -96,9 +96,6 @@ def _sigint_blocked():
 
 def _init_worker(threads: int, parent: int) -> None:
     os.environ["NUMBA_NUM_THREADS"] = str(threads)
-    from threadpoolctl import threadpool_limits
-    threadpool_limits(limits=1, user_api="blas")  # BLAS threads of all workers would oversubscribe the
-    # cores: small LEML solves ran 6x slower with 2 workers x 2 OpenBLAS threads on 2 cores
     if "numba" in sys.modules:  # imported before the variable took effect (e.g. by the parent's __main__)
         import numba
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))

@@ -2,14 +2,16 @@
 documents, Dirichlet(0.05) weights, A0 = A*(I + U)).
 
 Goals (one run):
-- AND reaches a total correlation error of 1e-3 in less time than scikit-learn's NMF (cd) takes to reach its own
-  best error within 200 iterations (track_time_*; ratio track_and_speedup_over_sklearn_cd >= 1);
+- AND reaches a total correlation error of 1e-3 in at most a third of the time scikit-learn's NMF (cd) takes to reach
+  its own best error within 200 iterations (track_time_*; ratio track_and_speedup_over_sklearn_cd >= 3, issue 29);
 - our Numba MU and HALS cost no more per sweep than scikit-learn's mu and cd iterations (time_ours_* against
   time_sklearn_*, ratio >= 1);
 - one ANLS sweep costs at most 3 HALS sweeps (track_anls_sweep_over_hals_sweep);
 - cost model: one AND stage is 2 D W N (decoding) + 2 D W N (Y Z^T) + 2 D^2 N (Z Z^T) + T 2 W D^2 (the gradient
   steps) flops, one MU or HALS sweep about 4 D W N + 2 D^2 (W + N) flops, at the 1-thread dgemm rate times the
-  thread count (track_fraction_of_limit_*). Solver time only: the error is computed off the clock.
+  thread count (track_fraction_of_limit_*; goal for the AND stage >= 0.5, issue 29; the stage's pseudo-inverse is
+  not in the model). Solver time only: the error is computed off the clock (in NumPy, between the solver's steps:
+  when the solver's own products ran on SciPy's OpenBLAS, that NumPy work slowed them, see kernels/nmf.py).
 """
 import time
 import warnings
@@ -92,7 +94,7 @@ class TimeToGroundTruth:
         return r["mu"][1]
 
     def track_and_speedup_over_sklearn_cd(self, r):
-        """sklearn cd's time to its best / AND's time to 1e-3 (goal >= 1; 0 if AND missed 1e-3)."""
+        """sklearn cd's time to its best / AND's time to 1e-3 (goal >= 3; 0 if AND missed 1e-3)."""
         return r["sklearn_cd"][0] / r["and"][0] if r["and"][1] <= TARGET else 0.0
 
     for _f in (track_time_and_to_1e3, track_time_sklearn_cd_to_its_best, track_time_hals_to_1e3_or_best,

@@ -2,7 +2,12 @@
 
 Shapes: Y (W, N) data, one sample per column; A (W, D) features; Z (D, N) weights. The weight
 generators fill X (D, N) column by column, one random stream (``kernels.streams``) per fixed chunk of columns, so the
-draw is bit-identical for any thread count. The solver kernels call BLAS through ``np.dot``.
+draw is bit-identical for any thread count.
+
+The solvers' dense products run in NumPy, the element and column updates between them in Numba. A Numba ``np.dot``
+calls SciPy's OpenBLAS, a second library beside NumPy's: with both on 2 threads, each library's idle threads spin
+for a while after a call and slow the other's next one (an AND stage 137 against 40 ms, a HALS sweep 107 against
+42 ms when NumPy work came between sweeps, one host, 2 cores). The results are the same (bit-identical here).
 """
 from __future__ import annotations
 
@@ -99,12 +104,23 @@ def threshold_in_place(M, alpha):
 
 
 @njit(**JIT)
-def gradient_steps(A, YZt, ZZt, eta, T):
+def _step_from_product(A, YZt, AZZt, eta):
+    """A <- A + eta (YZt - AZZt), entry by entry (one gradient step given its product A Z Z^T), all (W, D)."""
+    W, D = A.shape
+    for w in range(W):
+        for i in range(D):
+            A[w, i] += eta * (YZt[w, i] - AZZt[w, i])
+
+
+def gradient_steps(A: np.ndarray, YZt: np.ndarray, ZZt: np.ndarray, eta: float, T: int) -> None:
     """T steps of A <- A + eta (Y Z^T - A Z Z^T) with fixed decodings (Algorithm 1 line 6, whole batch).
 
-    A (W, D) is updated in place; YZt (W, D) and ZZt (D, D) are the stage's fixed products."""
+    A (W, D) is updated in place; YZt (W, D) and ZZt (D, D) are the stage's fixed products. The product runs on
+    NumPy's BLAS, as the stage's others do (module docstring), into one buffer; the step is one pass."""
+    AZZt = np.empty_like(A)
     for _ in range(T):
-        A += eta * (YZt - np.dot(A, ZZt))
+        np.matmul(A, ZZt, out=AZZt)
+        _step_from_product(A, YZt, AZZt, eta)
 
 
 @njit(**JIT)
@@ -125,22 +141,26 @@ def online_steps(A, P, Y, alpha, eta):
                 A[w, i] += rw * z[i]
 
 
+def gram_by_gemm(M: np.ndarray) -> np.ndarray:
+    """M M^T (R, R) for M (R, C) by the general product: NumPy's ``M @ M.T`` takes the symmetric one (syrk), whose
+    sums round differently, and the sweeps keep the sums they had as Numba kernels (bit-identical results)."""
+    return np.ascontiguousarray(M) @ np.ascontiguousarray(M.T)
+
+
 @njit(**JIT)
-def multiplicative_update(Y, A, Z, eps):
+def _scale_by_ratio(M, num, den, eps):
+    """M <- M o num / (den + eps), entry by entry (one Lee-Seung half-step), M, num, den of one 2-d shape."""
+    rows, cols = M.shape
+    for i in range(rows):
+        for j in range(cols):
+            M[i, j] *= num[i, j] / (den[i, j] + eps)
+
+
+def multiplicative_update(Y: np.ndarray, A: np.ndarray, Z: np.ndarray, eps: float) -> None:
     """One Lee-Seung sweep for ||Y - A Z||_F^2: Z <- Z o (A^T Y) / (A^T A Z + eps), then
     A <- A o (Y Z^T) / (A Z Z^T + eps). A (W, D) and Z (D, N) in place."""
-    num = np.dot(A.T, Y)
-    den = np.dot(np.dot(A.T, A), Z)
-    D, N = Z.shape
-    for i in range(D):
-        for n in range(N):
-            Z[i, n] *= num[i, n] / (den[i, n] + eps)
-    num = np.dot(Y, Z.T)
-    den = np.dot(A, np.dot(Z, Z.T))
-    W = A.shape[0]
-    for w in range(W):
-        for i in range(D):
-            A[w, i] *= num[w, i] / (den[w, i] + eps)
+    _scale_by_ratio(Z, A.T @ Y, gram_by_gemm(A.T) @ Z, eps)
+    _scale_by_ratio(A, Y @ Z.T, A @ gram_by_gemm(Z), eps)
 
 
 @njit(**JIT)
@@ -157,11 +177,10 @@ def _hals_columns(F, G, C, eps):
             F[r, i] = max(eps, F[r, i] + v / G[i, i])
 
 
-@njit(**JIT)
-def hals_update(Y, A, Z, eps):
+def hals_update(Y: np.ndarray, A: np.ndarray, Z: np.ndarray, eps: float) -> None:
     """One HALS sweep (Cichocki et al. 2007, in the Gram form of Cichocki & Phan 2009): the columns of A,
     then the rows of Z, each the exact non-negative minimiser of ||Y - A Z||_F^2 with the others fixed."""
-    _hals_columns(A, np.dot(Z, Z.T), np.dot(Y, Z.T), eps)
+    _hals_columns(A, gram_by_gemm(Z), Y @ Z.T, eps)
     Zt = np.ascontiguousarray(Z.T)
-    _hals_columns(Zt, np.dot(A.T, A), np.ascontiguousarray(np.dot(Y.T, A)), eps)
+    _hals_columns(Zt, gram_by_gemm(A.T), np.ascontiguousarray(Y.T @ A), eps)
     Z[:, :] = Zt.T

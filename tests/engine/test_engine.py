@@ -89,6 +89,29 @@ def test_toy_claim_and_negative_control(tmp_path):
         assert key in ds.attrs
 
 
+def blas_threads_measure(seed, **params) -> dict:
+    """A measure reporting the thread count of every BLAS library it sees after a Numba np.dot ran."""
+    import numba
+    from threadpoolctl import threadpool_info
+
+    @numba.njit
+    def product(a, b):
+        return np.dot(a, b)
+
+    product(np.ones((3, 3)), np.ones((3, 3)))
+    return {"threads": [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]}
+
+
+@pytest.mark.parametrize("make", [SerialExecutor, lambda: ProcessExecutor(2)], ids=["serial", "2 workers"])
+def test_a_cell_runs_every_blas_library_on_one_thread_whatever_the_executor(make):
+    """OpenBLAS 0.3.31 splits some products' sums among its threads, so a cell's bits must not see the host's."""
+    task = sweep.CellTask(measure=blas_threads_measure, params={}, index=(), replicate=0, entropy=1, key="k")
+    with make() as ex:
+        [(_, out)] = list(ex.map_unordered(sweep.compute_cell, [task]))
+    assert len(out["threads"]) >= 2, out  # NumPy's OpenBLAS and SciPy's, which Numba's np.dot calls
+    assert set(out["threads"]) == {1.0}, out
+
+
 @pytest.mark.slow
 def test_executors_give_identical_datasets(tmp_path):
     claim = registry.get("toy.power")

@@ -131,14 +131,30 @@ def test_threshold_matches_numpy_where(alpha, seed):
     assert np.array_equal(M, ref)
 
 
-def test_gradient_steps_match_the_numpy_loop():
+def test_gradient_steps_match_the_closed_form_of_t_steps():
+    """T steps of A <- A + eta (B - A G) give A_T = A_0 K^T + eta B (I + K + ... + K^(T-1)), K = I - eta G."""
     rng = np.random.default_rng(1)
-    A, YZt, ZZt = rng.standard_normal((9, 4)), rng.standard_normal((9, 4)), rng.standard_normal((4, 4))
-    ref = A.copy()
-    for _ in range(5):
-        ref = ref + 0.1 * (YZt - ref @ ZZt)
+    A, YZt, Z = rng.standard_normal((9, 4)), rng.standard_normal((9, 4)), rng.standard_normal((4, 30))
+    ZZt = Z @ Z.T / 30
+    K = np.eye(4) - 0.1 * ZZt
+    powers = [np.linalg.matrix_power(K, t) for t in range(6)]
+    ref = A @ powers[5] + 0.1 * YZt @ sum(powers[:5])
     kern.gradient_steps(A, YZt, ZZt, 0.1, 5)
     assert np.allclose(A, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_gram_by_gemm_is_numbas_general_product_bit_for_bit_on_one_blas_thread():
+    """The sweeps' Gram matrices keep the sums of the Numba kernels they replaced (not NumPy's symmetric product)."""
+    from simverify.kernels.jit import one_blas_thread
+
+    @numba.njit
+    def numba_product(a, b):
+        return np.dot(a, b)
+
+    rng = np.random.default_rng(5)
+    with one_blas_thread():
+        for M in (rng.random((20, 300)), rng.random((300, 20)).T, rng.random((7, 33))):
+            assert np.array_equal(kern.gram_by_gemm(M), numba_product(M, M.T))
 
 
 def test_online_steps_match_algorithm1_line_by_line():
