@@ -46,6 +46,15 @@ def size(p: Mapping, name: str, default: int = 0) -> int:
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
+def total(p: Mapping, name: str, default: int = 0) -> int:
+    """The sum of size parameter ``name`` over a cell (a list: the sum of its values, as a paired cell runs each;
+    work adds up where memory, ``size``, takes the largest), ``default`` when absent."""
+    v = p.get(name, default)
+    if isinstance(v, list):
+        return sum((x for x in v if isinstance(x, (int, float)) and not isinstance(x, bool)), 0) or default
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+
+
 def machine_memory() -> float:
     """This machine's physical memory in bytes (inf where the platform does not say)."""
     try:
