@@ -1,4 +1,5 @@
-"""Small @njit linear-algebra primitives: l1-ball projection, PSD n F-ball projection, ADMM."""
+"""Small linear-algebra primitives: l1-ball projection, PSD n F-ball projection, ADMM (@njit), and the Gram
+matrix by the general product."""
 from __future__ import annotations
 
 import numpy as np
@@ -48,3 +49,9 @@ def sparse_set_admm(J, radius, iterations, rho, tol):
         if np.sqrt(np.sum((S - Z) ** 2)) < tol and np.sqrt(np.sum((Z - Zold) ** 2)) * rho < tol:
             break
     return Z
+
+
+def gram_by_gemm(M: np.ndarray) -> np.ndarray:
+    """M M^T (R, R) for M (R, C) by the general product: NumPy's ``M @ M.T`` takes the symmetric one (syrk), whose
+    sums round differently, and a kernel moved out of Numba keeps the sums of its np.dot (bit-identical results)."""
+    return np.ascontiguousarray(M) @ np.ascontiguousarray(M.T)

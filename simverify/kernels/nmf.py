@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from .jit import JIT, PARALLEL_JIT
+from .linalg import gram_by_gemm
 from .streams import next_below, next_gamma, next_uniform, normal_block
 
 # Weight distributions (codes shared with generators.nmf).
@@ -139,12 +140,6 @@ def online_steps(A, P, Y, alpha, eta):
             rw = eta * r[w]
             for i in range(D):
                 A[w, i] += rw * z[i]
-
-
-def gram_by_gemm(M: np.ndarray) -> np.ndarray:
-    """M M^T (R, R) for M (R, C) by the general product: NumPy's ``M @ M.T`` takes the symmetric one (syrk), whose
-    sums round differently, and the sweeps keep the sums they had as Numba kernels (bit-identical results)."""
-    return np.ascontiguousarray(M) @ np.ascontiguousarray(M.T)
 
 
 @njit(**JIT)
