@@ -4,8 +4,8 @@
 returns an iterator of ``(task, outputs)`` in completion order; the caller stores each at once.
 Results do not depend on the executor: each cell's seed comes from its content.
 Process pools use the ``spawn`` start method (never fork after Numba threads ran) and give each
-worker ``cores // workers`` Numba threads, never more than a ``NUMBA_NUM_THREADS`` the user set. Cells run BLAS
-on one thread under any executor (``sweep.compute_cell``).
+worker ``cores // workers`` Numba threads, never more than a ``NUMBA_NUM_THREADS`` the user set, and one BLAS
+thread. Cells run BLAS on one thread under any executor (``sweep.compute_cell``).
 Their workers ignore SIGINT (the parent alone handles an interruption and stops them) and exit
 when the parent dies, even when it is killed.
 """
@@ -94,8 +94,20 @@ def _sigint_blocked():
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+def _one_blas_thread_in_worker() -> None:
+    """One BLAS thread for whatever a worker runs besides cells (figures; cells hold their own limit,
+    ``sweep.compute_cell``), so that the workers' BLAS threads do not oversubscribe the cores: the variables rule the
+    libraries loaded later (a spawned worker has usually loaded none yet), threadpoolctl those loaded already (a
+    parent ``__main__`` that imported NumPy is imported again in the worker)."""
+    for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"):
+        os.environ[name] = "1"
+    from threadpoolctl import threadpool_limits
+    threadpool_limits(limits=1, user_api="blas")
+
+
 def _init_worker(threads: int, parent: int) -> None:
     os.environ["NUMBA_NUM_THREADS"] = str(threads)
+    _one_blas_thread_in_worker()
     if "numba" in sys.modules:  # imported before the variable took effect (e.g. by the parent's __main__)
         import numba
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))

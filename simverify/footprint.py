@@ -51,7 +51,8 @@ def total(p: Mapping, name: str, default: int = 0) -> int:
     work adds up where memory, ``size``, takes the largest), ``default`` when absent."""
     v = p.get(name, default)
     if isinstance(v, list):
-        return sum((x for x in v if isinstance(x, (int, float)) and not isinstance(x, bool)), 0) or default
+        numbers = [x for x in v if isinstance(x, (int, float)) and not isinstance(x, bool)]
+        return sum(numbers) if numbers else default
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 

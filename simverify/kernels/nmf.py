@@ -4,10 +4,13 @@ Shapes: Y (W, N) data, one sample per column; A (W, D) features; Z (D, N) weight
 generators fill X (D, N) column by column, one random stream (``kernels.streams``) per fixed chunk of columns, so the
 draw is bit-identical for any thread count.
 
-The solvers' dense products run in NumPy, the element and column updates between them in Numba. A Numba ``np.dot``
-calls SciPy's OpenBLAS, a second library beside NumPy's: with both on 2 threads, each library's idle threads spin
-for a while after a call and slow the other's next one (an AND stage 137 against 40 ms, a HALS sweep 107 against
-42 ms when NumPy work came between sweeps, one host, 2 cores). The results are the same (bit-identical here).
+The batch solvers' dense products (AND's stage, MU, HALS) run in NumPy, the element and column updates between them
+in Numba. A Numba ``np.dot`` calls SciPy's OpenBLAS, a second library beside NumPy's: with both on 2 threads, each
+library's idle threads spin for a while after a call and slow the other's next one (an AND stage at the paper's
+size 114 against 39 ms, median of 3; a HALS sweep 107 against 42 ms when NumPy work came between sweeps; one host,
+2 cores). At one BLAS thread, the cells' setting, the results are bit-identical to the Numba kernels'; at more,
+each library splits some sums by its thread count, differently. ``online_steps`` keeps its matrix-vector products
+in Numba (one sample at a time).
 """
 from __future__ import annotations
 
@@ -177,5 +180,5 @@ def hals_update(Y: np.ndarray, A: np.ndarray, Z: np.ndarray, eps: float) -> None
     then the rows of Z, each the exact non-negative minimiser of ||Y - A Z||_F^2 with the others fixed."""
     _hals_columns(A, gram_by_gemm(Z), Y @ Z.T, eps)
     Zt = np.ascontiguousarray(Z.T)
-    _hals_columns(Zt, gram_by_gemm(A.T), np.ascontiguousarray(Y.T @ A), eps)
+    _hals_columns(Zt, gram_by_gemm(A.T), Y.T @ A, eps)
     Z[:, :] = Zt.T

@@ -104,12 +104,12 @@ def blas_threads_measure(seed, **params) -> dict:
 
 @pytest.mark.parametrize("make", [SerialExecutor, lambda: ProcessExecutor(2)], ids=["serial", "2 workers"])
 def test_a_cell_runs_every_blas_library_on_one_thread_whatever_the_executor(make):
-    """OpenBLAS 0.3.31 splits some products' sums among its threads, so a cell's bits must not see the host's."""
+    """OpenBLAS splits some products' sums by its thread count, so a cell's bits must not see the host's cores."""
     task = sweep.CellTask(measure=blas_threads_measure, params={}, index=(), replicate=0, entropy=1, key="k")
     with make() as ex:
         [(_, out)] = list(ex.map_unordered(sweep.compute_cell, [task]))
-    assert len(out["threads"]) >= 2, out  # NumPy's OpenBLAS and SciPy's, which Numba's np.dot calls
-    assert set(out["threads"]) == {1.0}, out
+    # NumPy's OpenBLAS and SciPy's, which Numba's np.dot calls (one library where the two share a BLAS)
+    assert len(out["threads"]) >= 1 and set(out["threads"]) == {1.0}, out
 
 
 @pytest.mark.slow

@@ -62,6 +62,16 @@ def test_sizes_past_memory_work_or_task_ceilings_or_int32_are_refused_at_plan(
     assert not (tmp_path / "s").exists()
 
 
+def test_total_sums_a_list_where_size_takes_its_largest_and_both_skip_what_is_not_a_number():
+    p = {"m": [1000, 3000], "zero": [0, 0], "odd": [True, "x", 2], "empty": [], "flag": True, "n": 7}
+    assert (fp.total(p, "m"), fp.size(p, "m")) == (4000, 3000)
+    assert (fp.total(p, "zero", 5), fp.size(p, "zero", 5)) == (0, 0)
+    assert (fp.total(p, "odd"), fp.size(p, "odd")) == (2, 2)
+    assert fp.total(p, "empty", 5) == fp.size(p, "empty", 5) == 5
+    assert fp.total(p, "flag", 5) == fp.size(p, "flag", 5) == 5
+    assert fp.total(p, "n") == fp.size(p, "n") == 7 and fp.total(p, "absent", 3) == 3
+
+
 def test_cell_estimates_refuse_memory_always_and_work_only_under_the_ceiling():
     fp.check_cell("c", Footprint(1e9, 1e15), ceiling=False, memory=2e9)  # past the work ceiling, lifted: runs
     with pytest.raises(ValueError, match=r"c: one cell needs about 1.86 GiB of memory; this machine has 954 MiB"):

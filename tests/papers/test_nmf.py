@@ -144,6 +144,50 @@ def test_gradient_steps_match_the_closed_form_of_t_steps():
     assert np.allclose(A, ref, rtol=1e-12, atol=1e-12)
 
 
+@numba.njit
+def _numba_gradient_steps(A, YZt, ZZt, eta, T):
+    for _ in range(T):
+        A += eta * (YZt - np.dot(A, ZZt))
+
+
+@numba.njit
+def _numba_multiplicative_update(Y, A, Z, eps):
+    num, den = np.dot(A.T, Y), np.dot(np.dot(A.T, A), Z)
+    Z *= num / (den + eps)
+    num, den = np.dot(Y, Z.T), np.dot(A, np.dot(Z, Z.T))
+    A *= num / (den + eps)
+
+
+@numba.njit
+def _numba_hals_update(Y, A, Z, eps):
+    kern._hals_columns(A, np.dot(Z, Z.T), np.dot(Y, Z.T), eps)
+    Zt = np.ascontiguousarray(Z.T)
+    kern._hals_columns(Zt, np.dot(A.T, A), np.ascontiguousarray(np.dot(Y.T, A)), eps)
+    Z[:, :] = Zt.T
+
+
+def test_sweeps_on_numpys_blas_equal_the_all_numba_kernels_bit_for_bit_on_one_blas_thread():
+    """The products moved out of Numba (kernels/nmf.py's docstring): at one BLAS thread, the cells' setting, the
+    gradient steps, MU and HALS give the bits of the kernels that called np.dot inside Numba."""
+    from simverify.kernels.jit import one_blas_thread
+    rng = np.random.default_rng(6)
+    with one_blas_thread():
+        for W, N, D in ((10, 12, 3), (300, 800, 20), (120, 900, 40)):
+            Y, A, Z = rng.random((W, N)), rng.random((W, D)), rng.random((D, N))
+            for ours, numba_kernel in ((kern.multiplicative_update, _numba_multiplicative_update),
+                                       (kern.hals_update, _numba_hals_update)):
+                a1, z1, a2, z2 = A.copy(), Z.copy(), A.copy(), Z.copy()
+                for _ in range(3):
+                    ours(Y, a1, z1, 1e-10)
+                    numba_kernel(Y, a2, z2, 1e-10)
+                assert np.array_equal(a1, a2) and np.array_equal(z1, z2), (ours.__name__, W, N, D)
+            G = gram_by_gemm(Z) / N
+            a1, a2 = A.copy(), A.copy()
+            kern.gradient_steps(a1, Y @ Z.T / N, G, 0.5 / np.linalg.eigvalsh(G)[-1], 20)
+            _numba_gradient_steps(a2, Y @ Z.T / N, G, 0.5 / np.linalg.eigvalsh(G)[-1], 20)
+            assert np.array_equal(a1, a2), (W, N, D)
+
+
 def test_gram_by_gemm_is_numbas_general_product_bit_for_bit_on_one_blas_thread():
     """The sweeps' Gram matrices keep the sums of the Numba kernels they replaced (not NumPy's symmetric product)."""
     from simverify.kernels.jit import one_blas_thread

@@ -13,14 +13,25 @@ def test_cheapest_claim_and_its_controls_reach_their_expected_verdicts(check_wit
     check_with_controls(CHEAPEST)
 
 
-def test_onebit_work_counts_d1_per_streamed_instance_sums_a_paired_m_list_and_adds_the_dilation():
+
+def test_onebit_algorithm1_work_has_no_d2_factor_per_instance_and_sums_a_paired_m_list():
     """The plan's cost model: the full tier's timings showed no d2 factor per streamed instance (Algorithm 1 at
-    d2 = 50 and 400: 1.5 and 3.4 s, not 8x) and a cubic start at large d1 (d1 = 2000: 53 s, 6.5 s at 1000)."""
+    d2 = 50 and 400: 1.5 and 3.4 s, not 8x), factorizations of the dilation at large d1, paired cells running every
+    m of their list."""
+    from theorems.onebit.costs import STREAMED, algorithm1_work
+    one = algorithm1_work({"d1": 100, "d2": 50, "k": 3, "m": 1000, "T": 4})
+    assert one == STREAMED * 1000 * 5 * 100 + 13 * 150.0 ** 3
+    wide = algorithm1_work({"d1": 100, "d2": 400, "k": 3, "m": 1000, "T": 4})
+    assert wide - one == 13 * (500.0 ** 3 - 150.0 ** 3)  # only the factorizations grow with d2
+    paired = algorithm1_work({"d1": 100, "d2": 50, "k": 3, "m": [1000, 3000], "T": 4})
+    assert paired == STREAMED * 4000 * 5 * 100 + 2 * 13 * 150.0 ** 3
+
+
+def test_onebit_footprint_refuses_a_definition1_cell_whose_outer_products_take_days():
+    """Definition 1's check sums a d1-square outer product per instance: the ceiling counts d1 max(d1, d2)."""
+    from simverify import footprint as fp
     from theorems.onebit import footprint
-    one = footprint({"d1": 100, "d2": 50, "k": 3, "m": 1000}).work
-    assert one == 1000 * 2 * 100  # T absent: one pass of A'(y) and one of its check, no eigendecomposition
-    assert footprint({"d1": 100, "d2": 400, "k": 3, "m": 1000}).work == one
-    paired = footprint({"d1": 100, "d2": 50, "k": 3, "m": [1000, 3000], "T": 4}).work
-    assert paired == 4000 * 5 * 100 + 150.0 ** 3
-    assert footprint({"d1": 100, "d2": 50, "k": 3, "m": [1000, 3000], "T": 4}).memory == \
-        footprint({"d1": 100, "d2": 50, "k": 3, "m": 3000, "T": 4}).memory  # memory: the largest m
+    cell = footprint({"d1": 1000, "d2": 100, "k": 3, "m": 1_000_000_000})
+    assert cell.work > fp.MAX_CELL_WORK
+    with pytest.raises(ValueError, match="a day is about"):
+        fp.check_cell("onebit.definition1", cell, memory=1e12)

@@ -37,15 +37,17 @@ def validate(p: dict) -> None:
 
 def footprint(p: dict) -> Footprint:
     """One cell's dominant arrays (W* and its iterates, d1 x d2; the all-labelled instances n and n_test, d1 + d2
-    each; one chunk of the instance stream, which Algorithm 1 never holds whole) and work: the streamed instances
-    cost d1 each per pass (d1 normals and two d1-long products; no d2 factor: one label each), m summed over a
-    paired cell's list, T + 1 passes; the all-labelled ones d1 d2 each; Algorithm 1's start (T given) one
-    eigendecomposition of the (d1 + d2)-square dilation. Fitted to the full tier's timings (docs/performance.md)."""
-    d1, d2, m, n, n_test = (size(p, k) for k in ("d1", "d2", "m", "n", "n_test"))
+    each; one chunk of the instance stream, which Algorithm 1 never holds whole) and an upper count of its
+    operations, for the work ceiling: per streamed instance and pass at most d1 max(d1, d2) (a label's column, or
+    its d1-square outer product in Definition 1's check), m summed over a paired list; the labelled instances' d1 d2
+    per epoch or iteration; the (d1 + d2)-square factorizations (2 T + 5 where Algorithm 1 runs) and Definition 1's
+    2 d2 eigenvalue problems of size d1. The plan's time estimates use each sweep's work (``costs``)."""
+    d1, d2, m, n, n_test, T = (size(p, k) for k in ("d1", "d2", "m", "n", "n_test", "T"))
     memory = 8.0 * (4 * d1 * d2 + (n + n_test) * (d1 + d2) + min(m, 1 << 16) * (d1 + d2)) + stream_bytes(m, 1024)
-    streamed = float(total(p, "m")) * (size(p, "T", 1) + 1) * d1
-    dilation = float(d1 + d2) ** 3 if "T" in p else 0.0
-    return Footprint(memory, streamed + float(n + n_test) * d1 * max(d2, 1) + dilation)
+    streamed = float(total(p, "m")) * (max(T, 1) + 1) * d1 * max(d1, d2, 1)
+    labelled = float(n + n_test) * d1 * max(d2, 1) * (1 + size(p, "epochs") + size(p, "iters"))
+    dense = (2 * T + 5 if T else 1) * float(d1 + d2) ** 3 + 2.0 * d2 * float(d1) ** 3
+    return Footprint(memory, streamed + labelled + dense)
 
 
 CITATION = Citation("Shuang Qiu, Tingjin Luo, Jieping Ye and Ming Lin", "Nonconvex One-bit Single-label Multi-label "
