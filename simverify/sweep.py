@@ -296,12 +296,13 @@ def plan(claim: Claim, tier: str, *, replicates: int | None = None, root_seed: i
 # -- running ----------------------------------------------------------------------------------
 
 def compute_cell(task: CellTask) -> dict:
-    """Run one cell (in any process): ``measure(seed, **params)``, outputs as float arrays. BLAS runs on
+    """Run one cell (in any process): ``measure(seed, **params)``, outputs as float arrays in name order (as
+    ``Store.load_cell`` returns them, so a Dataset's bytes do not depend on which cells were cached). BLAS runs on
     one thread: its multi-threaded kernels split sums by thread count, and a cell's bits must not
     depend on the worker count or the scheduler."""
     with one_blas_thread():
         out = task.measure(np.random.SeedSequence(task.entropy), **task.params)
-    return {k: np.asarray(v, dtype=float) for k, v in out.items()}
+    return {k: np.asarray(out[k], dtype=float) for k in sorted(out)}  # the order of a cell loaded from the store
 
 
 def timed_compute_cell(task: CellTask, limits: CellLimits | None = None) -> tuple[dict | CellFailure, float]:

@@ -32,6 +32,7 @@ from ..validation import (
 )
 
 SINGULAR_COND = 1e12  # a starting matrix whose condition number exceeds this is refused as singular
+MAX_STEPS = 10 ** 9  # stages, steps or sweeps: more would run for years
 
 
 @dataclass(frozen=True)
@@ -153,9 +154,9 @@ class AND(ParamsMixin):
         in [0, 1e12] or be -inf (``ConstantThreshold``, ``GeometricThreshold``, ``NoThreshold``, ``TheoryThreshold``),
         or None: ``GeometricThreshold()``, alpha = 0.1 / 1.1^(i-1) in stage i = 1, 2, ... (Section 7).
     n_stages : int, default=50
-        The number of stages, an integer >= 1.
+        The number of stages, an integer in [1, 1e9].
     T : int, default=50
-        Gradient steps per stage, an integer >= 1 (online: the samples of a stage, cycling through X's rows).
+        Gradient steps per stage, an integer in [1, 1e9] (online: the samples of a stage, cycling through X's rows).
     eta : float or 'auto', default='auto'
         The step size, a number in (0, 1e6], or 'auto' (see above).
     batch : bool, default=True
@@ -193,7 +194,8 @@ class AND(ParamsMixin):
     """
     _parameter_constraints = {
         "n_components": Integer(1), "A0": [ArrayLike(), None],
-        "threshold": [Real(0.0, 1e6), IsCallable("a schedule"), None], "n_stages": Integer(1), "T": Integer(1),
+        "threshold": [Real(0.0, 1e6), IsCallable("a schedule"), None], "n_stages": Integer(1, MAX_STEPS),
+        "T": Integer(1, MAX_STEPS),
         "eta": [Real(0.0, 1e6, closed="right"), Options("auto")], "batch": Boolean(),
     }
 
@@ -275,7 +277,7 @@ class _Alternating(ParamsMixin):
     """Shared shape of the competitors: Z0 = NNLS(A0, Y) (as in the paper's code), then sweeps. Solvers whose
     updates need Y >= 0 (multiplicative ones) refuse negative data; HALS and ANLS constrain only A and Z."""
     needs_non_negative_data = True
-    _parameter_constraints = {"n_components": Integer(1), "A0": [ArrayLike(), None], "max_iter": Integer(1),
+    _parameter_constraints = {"n_components": Integer(1), "A0": [ArrayLike(), None], "max_iter": Integer(1, MAX_STEPS),
                               "eps": Real(0.0, 1.0)}
 
     def __init__(self, n_components: int, A0=None, max_iter: int = 200, eps: float = 1e-10):
@@ -323,7 +325,7 @@ class MultiplicativeUpdate(_Alternating):
         The starting matrix: finite, of full column rank (condition number below 1e12). Required in practice: fit
         refuses None.
     max_iter : int, default=200
-        The number of sweeps, an integer >= 1 (all are run: there is no tolerance).
+        The number of sweeps, an integer in [1, 1e9] (all are run: there is no tolerance).
     eps : float, default=1e-10
         A number in [0, 1]: added to the denominators of the updates.
 
@@ -374,7 +376,7 @@ class HALS(_Alternating):
         The starting matrix: finite, of full column rank (condition number below 1e12). Required in practice: fit
         refuses None.
     max_iter : int, default=200
-        The number of sweeps, an integer >= 1 (all are run: there is no tolerance).
+        The number of sweeps, an integer in [1, 1e9] (all are run: there is no tolerance).
     eps : float, default=1e-10
         A number in [0, 1]: the floor of every updated entry of A and Z (each update is max(eps, ...)).
 
@@ -429,7 +431,7 @@ class ANLS(_Alternating):
         The starting matrix: finite, of full column rank (condition number below 1e12). Required in practice: fit
         refuses None.
     max_iter : int, default=200
-        The number of sweeps, an integer >= 1 (all are run: there is no tolerance).
+        The number of sweeps, an integer in [1, 1e9] (all are run: there is no tolerance).
     eps : float, default=1e-10
         A number in [0, 1]: not used by ANLS (accepted for the shared interface).
 

@@ -221,3 +221,17 @@ def test_calibration_file_with_rows_lacking_counts_is_refused_naming_the_file(tm
     bad.write_text('[{"id": "x.y", "tier": "quick", "date": "2026-01-01"}]')
     with pytest.raises(ValueError, match="cal.json is not a list of calibration rows"):
         read_calibration_file(bad)
+
+
+def test_a_dataset_file_has_the_same_bytes_whether_its_cells_were_computed_or_loaded(tmp_path):
+    """Fresh cells kept the measure's output order and cached ones came back in name order, so a Dataset rebuilt
+    from the cache was another file (the same data, its variables in another order)."""
+    store = Store(tmp_path / "s")
+    claims = [registry.get("andnmf.theorem1.linear_rate")]  # outputs not in name order (error, scaled_error, ...)
+    first = runner.check(claims, "quick", store, SerialExecutor(), replicates=2)[0]
+    computed = Path(first["store"]).read_bytes()
+    for folder in ("datasets", "results"):
+        for f in sorted((store.root / folder).rglob("*"), reverse=True):
+            f.unlink() if f.is_file() else f.rmdir()
+    again = runner.check(claims, "quick", store, SerialExecutor(), replicates=2)[0]
+    assert again["store"] == first["store"] and Path(again["store"]).read_bytes() == computed

@@ -35,3 +35,14 @@ def test_onebit_footprint_refuses_a_definition1_cell_whose_outer_products_take_d
     assert cell.work > fp.MAX_CELL_WORK
     with pytest.raises(ValueError, match="a day is about"):
         fp.check_cell("onebit.definition1", cell, memory=1e12)
+
+
+def test_onebit_footprint_holds_the_dilations_eigendecomposition_and_one_per_paired_m():
+    """A hostile probe planned d1 = 45000 (a 16 GB dilation, about 81 GB with eigh's workspace) with exit 0, and a
+    paired list of 100 m values at the work of two."""
+    from theorems.onebit import footprint
+    big = footprint({"d1": 45000, "d2": 20, "k": 3, "m": [100, 200], "T": 1})
+    assert big.memory > 5 * 8 * 45020.0 ** 2
+    two = footprint({"d1": 300, "d2": 60, "k": 3, "m": [100, 200], "T": 1}).work
+    hundred = footprint({"d1": 300, "d2": 60, "k": 3, "m": [1] * 98 + [100, 200], "T": 1}).work
+    assert hundred - two > 98 * 7 * 360.0 ** 3

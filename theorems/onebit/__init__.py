@@ -37,16 +37,20 @@ def validate(p: dict) -> None:
 
 def footprint(p: dict) -> Footprint:
     """One cell's dominant arrays (W* and its iterates, d1 x d2; the all-labelled instances n and n_test, d1 + d2
-    each; one chunk of the instance stream, which Algorithm 1 never holds whole) and an upper count of its
-    operations, for the work ceiling: per streamed instance and pass at most d1 max(d1, d2) (a label's column, or
-    its d1-square outer product in Definition 1's check), m summed over a paired list; the labelled instances' d1 d2
-    per epoch or iteration; the (d1 + d2)-square factorizations (2 T + 5 where Algorithm 1 runs) and Definition 1's
-    2 d2 eigenvalue problems of size d1. The plan's time estimates use each sweep's work (``costs``)."""
+    each; one chunk of the instance stream, which Algorithm 1 never holds whole; the (d1 + d2)-square dilation
+    with its eigendecomposition's workspace, 5 (d1 + d2)^2 numbers) and an upper count of its operations, for the
+    work ceiling: per streamed instance and pass at most d1 max(d1, d2) (a label's column, or its d1-square outer
+    product in Definition 1's check), m summed over a paired list; the labelled instances' d1 d2 per epoch or
+    iteration; the (d1 + d2)-square factorizations (2 T + 5 per m where Algorithm 1 runs) and Definition 1's 2 d2
+    eigenvalue problems of size d1. The plan's time estimates use each sweep's work (``costs``)."""
     d1, d2, m, n, n_test, T = (size(p, k) for k in ("d1", "d2", "m", "n", "n_test", "T"))
-    memory = 8.0 * (4 * d1 * d2 + (n + n_test) * (d1 + d2) + min(m, 1 << 16) * (d1 + d2)) + stream_bytes(m, 1024)
+    dilation = float(d1 + d2) ** 2 * (5 if d2 else 0)  # the dilation and its eigendecomposition's workspace
+    memory = 8.0 * (4 * d1 * d2 + (n + n_test) * (d1 + d2) + min(m, 1 << 16) * (d1 + d2) + dilation) \
+        + stream_bytes(m, 1024)
     streamed = float(total(p, "m")) * (max(T, 1) + 1) * d1 * max(d1, d2, 1)
     labelled = float(n + n_test) * d1 * max(d2, 1) * (1 + size(p, "epochs") + size(p, "iters"))
-    dense = (2 * T + 5 if T else 1) * float(d1 + d2) ** 3 + 2.0 * d2 * float(d1) ** 3
+    runs = len(p["m"]) if isinstance(p.get("m"), list) else 1  # a paired cell runs Algorithm 1 once per m
+    dense = (runs * (2 * T + 5) if T else 1) * float(d1 + d2) ** 3 + 2.0 * d2 * float(d1) ** 3
     return Footprint(memory, streamed + labelled + dense)
 
 
