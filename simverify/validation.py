@@ -84,7 +84,11 @@ def finite_matrix(name: str, A, ndim: int = 2, *, owner: str = "", order: str = 
     columns; no copy when ``A`` already is)."""
     if order not in ("C", "F"):  # a programming error, named as one
         raise ValueError(f"finite_matrix: order must be 'C' or 'F', got {order!r}")
-    arr = np.asarray(A)
+    try:
+        arr = np.asarray(A)
+    except ValueError as exc:  # ragged nested lists
+        why = " ".join(str(exc).split())
+        raise ValueError(f"{_prefix(owner)}{name} must be a real {ndim}-d array: {why}") from None
     if not (arr.ndim == ndim and arr.dtype.kind in "biuf" and arr.dtype != bool):  # message only on failure
         raise ValueError(f"{_prefix(owner)}{name} must be a real {ndim}-d array, got dtype {arr.dtype} and shape "
                          f"{arr.shape}")

@@ -60,7 +60,10 @@ class GeometricThreshold:
     rate: float = 1.1
 
     def __call__(self, stage: int, A0: np.ndarray) -> float:
-        return self.alpha0 / self.rate ** stage
+        try:
+            return self.alpha0 / self.rate ** stage
+        except OverflowError:  # rate ** stage past the largest float (stage ~7450 at rate 1.1): alpha has reached 0
+            return 0.0
 
 
 @dataclass(frozen=True)
@@ -232,10 +235,19 @@ class AND(ParamsMixin):
         self.alphas_ = []
         yield 0, A
         for j in range(self.n_stages):
-            alpha = float(schedule(j, A))
+            alpha = schedule(j, A)
+            number = isinstance(alpha, (int, float, np.integer, np.floating)) and not isinstance(alpha, (bool,
+                                                                                                       np.bool_))
+            require(number, f"AND: the threshold schedule returned {alpha!r} at stage {j + 1}; it must return a number")
+            alpha = float(alpha)
             if alpha != -math.inf:
                 real_number(f"threshold of stage {j + 1}", alpha, 0.0, 1e12)
-            P = np.linalg.pinv(A)  # Algorithm 1 line 5: the stage's decoding matrix
+            try:
+                P = np.linalg.pinv(A)  # Algorithm 1 line 5: the stage's decoding matrix
+            except np.linalg.LinAlgError:
+                what = f"its largest entry is {np.abs(A).max():.3g}" if np.all(np.isfinite(A)) else "non-finite entries"
+                raise ValueError(f"AND: the pseudo-inverse of stage {j + 1}'s matrix did not converge ({what}): "
+                                 "rescale X") from None
             if self.batch:
                 self._batch_stage(A, P, Y, alpha, j)
             else:
@@ -290,6 +302,9 @@ class _Alternating(ParamsMixin):
         validate_params(self)
         Y = non_negative_data(X) if self.needs_non_negative_data else data_matrix(X)
         A = np.maximum(starting_matrix(self.A0, Y, self.n_components, owner=type(self).__name__), 0.0)
+        empty = np.flatnonzero(~np.any(A > 0.0, axis=0))
+        require(empty.size == 0, f"{type(self).__name__}: A0 column {empty[:1].tolist()[0] if empty.size else 0} has "
+                "no positive entry, so max(A0, 0) starts it at zero: give each column a positive entry")
         return Y, A, self._decode(A, Y)
 
     @staticmethod
@@ -359,7 +374,11 @@ class MultiplicativeUpdate(_Alternating):
     """
 
     def _sweep(self, Y, A, Z):
-        multiplicative_update(Y, A, Z, self.eps)
+        try:
+            multiplicative_update(Y, A, Z, self.eps)
+        except ZeroDivisionError:
+            raise ValueError("MultiplicativeUpdate: a denominator A^T A Z + eps or A Z Z^T + eps is 0 (a zero row or "
+                             f"column with eps = {self.eps!r}): use eps > 0") from None
 
 
 class HALS(_Alternating):

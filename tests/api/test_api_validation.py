@@ -531,3 +531,33 @@ def test_aggregate_refuses_a_seed_that_is_not_a_root_seed_for_every_method(seed)
         one_line_refusal(lambda method=method: aggregate(a, method, seed=seed),
                          "aggregate: seed must be a seed (an integer >= 0, a SeedSequence or a list of integers >= "
                          f"0), got {seed!r}")
+
+
+@pytest.mark.parametrize("make, needle", [
+    (lambda A, X: nmf_sol.MultiplicativeUpdate(2, A0=A + 0.2, max_iter=5, eps=0.0).fit(np.where(
+        np.arange(X.shape[1]) == 0, 0.0, X)), "MultiplicativeUpdate: a denominator A^T A Z + eps or A Z Z^T + eps"),
+    (lambda A, X: nmf_sol.AND(2, A0=A + 0.2, threshold=lambda j, M: "x", n_stages=2).fit(X),
+     "AND: the threshold schedule returned 'x' at stage 1; it must return a number"),
+    (lambda A, X: nmf_sol.AND(2, A0=A + 0.2, threshold=lambda j, M: np.array([0.1]), n_stages=2).fit(X),
+     "AND: the threshold schedule returned array([0.1]) at stage 1"),
+    (lambda A, X: nmf_sol.AND(2, A0=A + 0.2).fit([[1, 2], [3]]), "X must be a real 2-d array: setting an array"),
+    (lambda A, X: nmf_sol.AND(2, A0=A + 0.2, n_stages=3).fit(X * 1e160),
+     "AND: the pseudo-inverse of stage 2's matrix did not converge (non-finite entries): rescale X"),
+    (lambda A, X: nmf_sol.HALS(2, A0=-(A + 0.2), max_iter=3).fit(X),
+     "HALS: A0 column 0 has no positive entry, so max(A0, 0) starts it at zero"),
+], ids=["mu eps 0 on a zero column", "schedule gives text", "schedule gives an array", "ragged X", "huge X",
+        "negative A0"])
+def test_nmf_inputs_that_failed_inside_numba_or_numpy_are_refused_in_one_line(make, needle):
+    from simverify.solvers.nmf_examples import example_factors
+    A, _, X = example_factors()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError) as info:
+            make(A, X)
+    assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+def test_and_runs_past_the_stage_where_the_geometric_threshold_leaves_the_floats():
+    """alpha = 0.1 / 1.1^(i - 1) overflowed (OverflowError) near stage 7450; past it alpha is 0."""
+    assert nmf_sol.GeometricThreshold()(8000, None) == 0.0
+    assert nmf_sol.GeometricThreshold()(3, None) == 0.1 / 1.1 ** 3
