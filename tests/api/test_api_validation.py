@@ -557,7 +557,7 @@ def test_nmf_inputs_that_failed_inside_numba_or_numpy_are_refused_in_one_line(ma
     assert needle in str(info.value) and "\n" not in str(info.value)
 
 
-def test_and_runs_past_the_stage_where_the_geometric_threshold_leaves_the_floats():
+def test_geometric_threshold_is_zero_past_the_stage_where_its_power_leaves_the_floats():
     """alpha = 0.1 / 1.1^(i - 1) overflowed (OverflowError) near stage 7450; past it alpha is 0."""
     assert nmf_sol.GeometricThreshold()(8000, None) == 0.0
     assert nmf_sol.GeometricThreshold()(3, None) == 0.1 / 1.1 ** 3
