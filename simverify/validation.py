@@ -42,9 +42,14 @@ def _is_integer(value: Any) -> bool:
     return isinstance(value, _INTEGER_TYPES) and not isinstance(value, _BOOL_TYPES)
 
 
+def is_real(value: Any) -> bool:
+    """An int, float or numpy number, never a bool or a string (NaN and infinities included)."""
+    return isinstance(value, _REAL_TYPES) and not isinstance(value, _BOOL_TYPES)
+
+
 def _is_finite_real(value: Any) -> bool:
     """An int, float or numpy number (never a bool or a string) that is neither NaN nor infinite."""
-    if not isinstance(value, _REAL_TYPES) or isinstance(value, _BOOL_TYPES):
+    if not is_real(value):
         return False
     return _is_integer(value) or math.isfinite(float(value))
 

@@ -25,6 +25,7 @@ from ..validation import (
     ParamsMixin,
     Real,
     finite_matrix,
+    is_real,
     real_number,
     require,
     validate_params,
@@ -236,9 +237,8 @@ class AND(ParamsMixin):
         yield 0, A
         for j in range(self.n_stages):
             alpha = schedule(j, A)
-            number = isinstance(alpha, (int, float, np.integer, np.floating)) and not isinstance(alpha, (bool,
-                                                                                                       np.bool_))
-            require(number, f"AND: the threshold schedule returned {alpha!r} at stage {j + 1}; it must return a number")
+            require(is_real(alpha), f"AND: the threshold schedule returned {alpha!r} at stage {j + 1}; it must return "
+                    "a number")
             alpha = float(alpha)
             if alpha != -math.inf:
                 real_number(f"threshold of stage {j + 1}", alpha, 0.0, 1e12)

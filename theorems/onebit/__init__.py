@@ -14,6 +14,8 @@ from simverify.paper import Paper
 from simverify.parameters import Exactly, Labeled, OneOrList
 from simverify.validation import Boolean, Integer, Options, Real
 
+from .costs import algorithm1_factorizations, dilation
+
 PARAMETERS = {
     **{name: Integer(1) for name in ("d1", "k", "T", "n", "n_test")},
     "m": OneOrList(Integer(1)),  # a list: the sample sizes of one paired cell
@@ -44,13 +46,13 @@ def footprint(p: dict) -> Footprint:
     iteration; the (d1 + d2)-square factorizations (2 T + 5 per m where Algorithm 1 runs) and Definition 1's 2 d2
     eigenvalue problems of size d1. The plan's time estimates use each sweep's work (``costs``)."""
     d1, d2, m, n, n_test, T = (size(p, k) for k in ("d1", "d2", "m", "n", "n_test", "T"))
-    dilation = float(d1 + d2) ** 2 * (5 if d2 else 0)  # the dilation and its eigendecomposition's workspace
-    memory = 8.0 * (4 * d1 * d2 + (n + n_test) * (d1 + d2) + min(m, 1 << 16) * (d1 + d2) + dilation) \
+    dilation_numbers = float(d1 + d2) ** 2 * (5 if d2 else 0)  # the dilation and its eigendecomposition's workspace
+    memory = 8.0 * (4 * d1 * d2 + (n + n_test) * (d1 + d2) + min(m, 1 << 16) * (d1 + d2) + dilation_numbers) \
         + stream_bytes(m, 1024)
     streamed = float(total(p, "m")) * (max(T, 1) + 1) * d1 * max(d1, d2, 1)
     labelled = float(n + n_test) * d1 * max(d2, 1) * (1 + size(p, "epochs") + size(p, "iters"))
     runs = len(p["m"]) if isinstance(p.get("m"), list) else 1  # a paired cell runs Algorithm 1 once per m
-    dense = (runs * (2 * T + 5) if T else 1) * float(d1 + d2) ** 3 + 2.0 * d2 * float(d1) ** 3
+    dense = (runs * algorithm1_factorizations(T) if T else 1) * dilation(d1, d2) + 2.0 * d2 * float(d1) ** 3
     return Footprint(memory, streamed + labelled + dense)
 
 
