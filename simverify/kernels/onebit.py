@@ -42,6 +42,14 @@ def draw_instance(g, x, d2):
 
 
 @njit(**JIT)
+def add_scaled(out, r, x):
+    """out += r x, element by element (the same arithmetic as ``out += r * x`` without its temporary array,
+    which was allocated once per instance)."""
+    for a in range(x.size):
+        out[a] += r * x[a]
+
+
+@njit(**JIT)
 def observed_bit(x, wt_star, j, z, u, xi, flip):
     """y = sign(<x, W*_j> + xi z) (Eq. 2, Section 5.1 random noise), negated when u < flip."""
     y = sign(np.dot(x, wt_star[j]) + xi * z)
@@ -60,7 +68,7 @@ def residual_chunk(g, wt_star, wt, xi, flip, subtract, count, x, acc):
         if subtract:
             r -= sign(np.dot(x, wt[j]))
         if r != 0.0:
-            acc[j] += r * x
+            add_scaled(acc[j], r, x)
 
 
 @njit(**PARALLEL_JIT)
@@ -127,7 +135,7 @@ def full_observation_chunk(g, X, Y, wt, count, acc):
         j = next_below(g, d2)
         r = Y[i, j] - sign(np.dot(X[i], wt[j]))
         if r != 0.0:
-            acc[j] += r * X[i]
+            add_scaled(acc[j], r, X[i])
 
 
 @njit(**PARALLEL_JIT)
