@@ -141,7 +141,7 @@ def plain_log_formatter(**kw):
         def __call__(self, x, pos=None):
             if self._shown is None:
                 return super().__call__(x, pos)
-            return f"{x:g}" if any(np.isclose(x, v, rtol=1e-9, atol=0.0) for v in self._shown) else ""
+            return f"{x:g}" if any(abs(x - v) <= 1e-9 * abs(v) for v in self._shown) else ""  # np.isclose's test
 
     return PlainLog(labelOnlyBase=False, **kw)
 
