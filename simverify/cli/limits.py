@@ -7,7 +7,7 @@ import re
 from ..exceptions import UsageError
 from ..footprint import human_bytes, machine_memory
 from ..limits import CellLimits
-from .plan import MAX_SECONDS
+from ..timings import MAX_SECONDS
 
 DEFAULT_FACTOR = 10.0   # the default time limit: this many times the plan's largest estimate of one cell ...
 DEFAULT_FLOOR_S = 600.0  # ... and at least this many seconds

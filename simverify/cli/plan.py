@@ -11,67 +11,26 @@ from pathlib import Path
 from .. import keys
 from ..findings import as_expected
 from ..stats import format_seconds
-from ..store import Store, atomic_write, read_json
-
-TIMINGS = "timings.json"      # in the store: seconds per cell task by sweep and parameters (written by check)
-
+from ..store import Store, atomic_write
+from ..timings import (
+    MAX_SECONDS,
+    TIMINGS,
+    Timings,
+    checkout_reports,
+    host_factor,
+    read_json_or,
+    read_timings_file,
+    reference_timings,
+    timings_text,
+    work_ok,
+)
 
 LAST_FAILED = "lastfailed.json"  # in the store: per tier, the ids not as expected when last checked
 
 
-def _read_json(path, default):
-    try:
-        data = read_json(path)
-        return data if isinstance(data, type(default)) else default
-    except (OSError, ValueError):
-        return default
-
-
-MAX_SECONDS = 1e9  # about 32 years: a timing or estimate past it is damage, not a measurement
-
-
-MAX_WORK = 1e30  # operations: past it a declared or recorded work is damage (no cell does 1e30 operations)
-
-
-def _as_float(v) -> float:
-    """A JSON number as a float, NaN when it is not one (a bool, or an integer too large for a float)."""
-    if not isinstance(v, (int, float)) or isinstance(v, bool):
-        return math.nan
-    try:
-        return float(v)
-    except OverflowError:
-        return math.nan
-
-
-def _seconds_ok(v) -> bool:
-    return 0 <= _as_float(v) <= MAX_SECONDS  # False for NaN
-
-
-def _work_ok(w) -> bool:
-    return 0 < _as_float(w) <= MAX_WORK
-
-
-def read_timings(store: Store) -> dict[str, dict[str, tuple[float, float | None, str | None]]]:
-    """The store's timings, well-formed entries only: per sweep, cell key -> (finite seconds >= 0 of one task, its
-    declared work or None, the work's basis or None). An entry is a number (seconds) or {"seconds": s, "work": w,
-    "basis": b}. A damaged file costs estimates, never a run."""
-    raw = _read_json(store.root / TIMINGS, {})
-    out: dict[str, dict[str, tuple[float, float | None, str | None]]] = {}
-    for name, t in raw.items():
-        if not (isinstance(name, str) and isinstance(t, dict)):
-            continue
-        entries = {}
-        for k, v in t.items():
-            if isinstance(v, dict):
-                seconds, work, basis = v.get("seconds"), v.get("work"), v.get("basis")
-                work = float(work) if _work_ok(work) else None
-                basis = basis if isinstance(basis, str) and work is not None else None
-            else:
-                seconds, work, basis = v, None, None
-            if isinstance(k, str) and _seconds_ok(seconds):
-                entries[k] = (float(seconds), work, basis)
-        out[name] = entries
-    return out
+def read_timings(store: Store) -> Timings:
+    """The store's timings (``timings.read_timings_file``)."""
+    return read_timings_file(store.root / TIMINGS)
 
 
 @cache
@@ -113,22 +72,18 @@ def task_work(claim, params: dict) -> float | None:
         work = work.work if fn is claim.footprint else work
     except Exception:  # an estimate only: a declaration that cannot price these parameters prices nothing
         return None
-    return float(work) if _work_ok(work) else None
+    return float(work) if work_ok(work) else None
 
 
 def read_last_failed(store: Store) -> dict[str, list[str]]:
     """Per tier, the ids last not as expected; entries of the wrong shape are dropped."""
-    raw = _read_json(store.root / LAST_FAILED, {})
+    raw = read_json_or(store.root / LAST_FAILED, {})
     return {tier: [i for i in ids if isinstance(i, str)] for tier, ids in raw.items()
             if isinstance(tier, str) and isinstance(ids, list)}
 
 
 def _params_key(task) -> str:
     return keys.digest(task.params, 8)
-
-
-def _entry(seconds: float, work: float | None, basis: str | None):
-    return seconds if work is None else {"seconds": seconds, "work": work, "basis": basis}
 
 
 def save_timings(store: Store, cells: list, work: dict[str, tuple[float | None, str | None]] | None = None) -> None:
@@ -143,14 +98,13 @@ def save_timings(store: Store, cells: list, work: dict[str, tuple[float | None, 
         k = _params_key(task)
         seen.setdefault(task.sweep, {}).setdefault(k, []).append(seconds)
         work_of[task.sweep, k] = (work or {}).get(task.key, (None, None))
-    path = store.root / TIMINGS
-    timings = {name: {k: _entry(*v) for k, v in t.items()} for name, t in read_timings(store).items()}
+    timings = read_timings(store)
     for name, by_params in seen.items():
         entry = timings.setdefault(name, {})
         for k, v in by_params.items():
-            entry[k] = _entry(round(sum(v) / len(v), 6), *work_of[name, k])
-    text = json.dumps(timings, sort_keys=True)
-    atomic_write(path, lambda tmp: Path(tmp).write_text(text))
+            entry[k] = (round(sum(v) / len(v), 6), *work_of[name, k])
+    text = timings_text(timings)
+    atomic_write(store.root / TIMINGS, lambda tmp: Path(tmp).write_text(text))
 
 
 def save_last_failed(store: Store, tier: str, records: list[dict], stopped: set[str] = frozenset()) -> None:
@@ -213,13 +167,26 @@ def _scaled(entries: dict[str, tuple[float, float | None, str | None]], work: fl
     return sum(ties) / len(ties)
 
 
-def plan_cost(plans: list, store: Store, work: dict[str, tuple[float | None, str | None]] | None = None) -> dict:
+def checkout_reference() -> Timings:
+    """The committed reference runs' timings (``reports/quick`` and ``reports/full``) of the checkout this simverify
+    runs from or the current directory is; {} outside a checkout."""
+    return reference_timings(checkout_reports(Path(__file__).resolve().parents[1], Path.cwd()))
+
+
+ESTIMATED = ("measured", "reference", "scaled")  # the bases that price a cell of its own (not "crude")
+
+
+def plan_cost(plans: list, store: Store, work: dict[str, tuple[float | None, str | None]] | None = None,
+              reference: Timings | None = None) -> dict:
     """What a run would compute, before any work: per claim its cells, tasks (cells x replicates), those the
     store holds (no cost), and the estimated compute seconds of the others: "measured" from the store's timings
-    of the same sweep and cell parameters, else "scaled" (a timed cell of the sweep times the ratio of declared
-    work: ``Sweep.work`` or the paper's footprint), else "crude" (the sweep's mean task time, else the most seconds
-    per task of the claim's stored verdict records), else "unknown"."""
+    of the same sweep and cell parameters, else "reference" (``reference``'s timing of that cell, a reference
+    run's, times ``timings.host_factor``, 1 when there is none), else "scaled" (a timed cell of the sweep times the
+    ratio of declared work: ``Sweep.work`` or the paper's footprint), else "crude" (the sweep's mean task time,
+    else the most seconds per task of the claim's stored verdict records), else "unknown"."""
     timings = read_timings(store)
+    reference = reference or {}
+    factor, factor_cells = host_factor(timings, reference)
     means = {name: sum(e[0] for e in t.values()) / len(t) for name, t in timings.items() if t}
     work = plan_work(plans) if work is None else work
     seen: dict[str, tuple[bool, float | None, str]] = {}  # key -> (stored, seconds, basis)
@@ -231,6 +198,9 @@ def plan_cost(plans: list, store: Store, work: dict[str, tuple[float | None, str
         measured = entries.get(_params_key(task))
         if measured is not None:
             return measured[0], "measured"
+        timed = (reference.get(task.sweep) or {}).get(_params_key(task))
+        if timed is not None and timed[0] * (factor or 1.0) <= MAX_SECONDS:
+            return timed[0] * (factor or 1.0), "reference"
         scaled = _scaled(entries, *work[task.key])
         if scaled is not None:
             return scaled, "scaled"
@@ -264,11 +234,13 @@ def plan_cost(plans: list, store: Store, work: dict[str, tuple[float | None, str
     total = {"checks": len(plans), "tasks": len(seen), "stored": sum(v[0] for v in seen.values()),
              "to_compute": sum(not v[0] for v in seen.values()),
              "measured_s": sum(v[1] for v in seen.values() if v[2] == "measured"),
+             "reference_s": sum(v[1] for v in seen.values() if v[2] == "reference"),
+             "host_factor": factor, "host_factor_cells": factor_cells,
              "scaled_s": sum(v[1] for v in seen.values() if v[2] == "scaled"),
              "crude_s": sum(v[1] for v in seen.values() if v[2] == "crude"),
              "unknown_tasks": sum(v[2] == "unknown" for v in seen.values()),
-             "estimated_tasks": sum(v[2] in ("measured", "scaled") for v in seen.values()),
-             "largest_s": max((v[1] for v in seen.values() if v[2] in ("measured", "scaled")), default=None)}
+             "estimated_tasks": sum(v[2] in ESTIMATED for v in seen.values()),
+             "largest_s": max((v[1] for v in seen.values() if v[2] in ESTIMATED), default=None)}
     return {"claims": rows, "total": total}
 
 
@@ -287,11 +259,21 @@ def _seconds_per_task_recorded(store: Store) -> dict[str, float]:
     return out
 
 
+def _factor_text(total: dict) -> str:
+    """How the reference run's times were scaled to this host (``timings.host_factor``)."""
+    if total["host_factor"] is None:
+        return (f"as measured there: {total['host_factor_cells']} cells timed on both hosts, too few for a host "
+                "factor; run the quick tier first")
+    return f"x {total['host_factor']:.2f}, this host against the reference's over {total['host_factor_cells']} cells"
+
+
 def print_plan(cost: dict, tier: str, workers: int, id_width: int, limits_line: str = "") -> None:
-    basis_text = {"stored": "all stored", "measured": "measured", "scaled": "scaled: a timed cell x the work ratio",
+    basis_text = {"stored": "all stored", "measured": "measured",
+                  "reference": "the reference run's time x this host's factor",
+                  "scaled": "scaled: a timed cell x the work ratio",
                   "crude": "crude: other cells' or runs' times",
                   "unknown": "unknown: no timing of this sweep in the store",
-                  "mixed": "measured, scaled, crude or unknown"}
+                  "mixed": "measured, reference, scaled, crude or unknown"}
     for r in cost["claims"]:
         if r["to_compute"] == 0:
             est = "0 s"
@@ -304,10 +286,12 @@ def print_plan(cost: dict, tier: str, workers: int, id_width: int, limits_line: 
         print(f"{r['id']:<{id_width}} {r['cells']:>6} cells x {r['replicates']:<4} {r['tasks']:>7} tasks, "
               f"{r['stored']:>7} stored, {r['to_compute']:>7} to compute  {est:<12} ({basis_text[r['basis']]})")
     t = cost["total"]
-    known = t["measured_s"] + t["scaled_s"] + t["crude_s"]
+    known = t["measured_s"] + t["reference_s"] + t["scaled_s"] + t["crude_s"]
     line = (f"plan: {t['checks']} check{'s' * (t['checks'] != 1)}, tier {tier}: {t['tasks']} distinct tasks "
             f"(cells x replicates), {t['stored']} stored, "
             f"{t['to_compute']} to compute; estimated compute {format_seconds(t['measured_s'])} measured")
+    if t["reference_s"]:
+        line += f" + {format_seconds(t['reference_s'])} from the reference run ({_factor_text(t)})"
     if t["scaled_s"]:
         line += f" + {format_seconds(t['scaled_s'])} scaled"
     if t["crude_s"]:

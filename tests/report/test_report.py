@@ -469,6 +469,9 @@ def test_printed_table_refuses_rows_of_the_wrong_length_and_leaves_missing_rows_
 
 # -- the committed reference, --compare against it, calibration shipped, provenance ------------------------
 
+TIMED = {"toy.power": {"0123456789abcdef": 0.5, "fedcba9876543210": {"seconds": 2.0, "work": 8.0, "basis": "b:1"}}}
+
+
 @pytest.fixture
 def toy_registry(monkeypatch):
     """The reference's "every registered check" is the toy claim and its control."""
@@ -493,7 +496,11 @@ def test_reference_is_written_without_cell_data_small_with_its_calibration_and_s
     reads = []
     real_read = Store.read_results
     monkeypatch.setattr(Store, "read_results", lambda self: reads.append(1) or real_read(self))
-    rep = write_report(store, reference=True)
+    (store.root / "timings.json").write_text(json.dumps(TIMED))  # as `check` keeps them
+    try:
+        rep = write_report(store, reference=True)
+    finally:
+        (store.root / "timings.json").unlink()
     assert len(reads) == 1  # the reference's rows are chosen from the one read build makes
     assert not (ref / "data").exists() and not (ref / "claims" / "toy.gone.html").exists()
     assert not any(p.is_symlink() or p.is_fifo() for p in (ref / "figures").iterdir())
@@ -507,6 +514,7 @@ def test_reference_is_written_without_cell_data_small_with_its_calibration_and_s
     assert other.count("<tr><td>quick</td>") == 1 and "--set n=4" in other  # the --set run, not the row shown
     size = sum(p.stat().st_size for p in ref.rglob("*") if p.is_file())
     assert size < 200_000 * len(TOY), size  # pages, figures, results: no cell data
+    assert json.loads((ref / "timings.json").read_text()) == TIMED  # what its cells cost, for a plan elsewhere
 
 
 def test_reference_refuses_a_store_without_every_registered_check_at_the_suites_level(
