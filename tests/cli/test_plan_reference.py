@@ -4,8 +4,8 @@ import json
 import pytest
 
 from simverify import timings
-from simverify.cli import main as cli_main
 from simverify.cli import check, plan
+from simverify.cli import main as cli_main
 
 
 def main(capsys, *args) -> tuple[int, str, str]:
