@@ -58,6 +58,15 @@ def read_json(path: str | os.PathLike):
         raise ValueError(f"{path} is not UTF-8 text") from None
 
 
+def read_json_or(path: str | os.PathLike, default):
+    """``read_json``'s value when it is of ``default``'s type, else ``default`` (missing, unreadable, malformed)."""
+    try:
+        data = read_json(path)
+        return data if isinstance(data, type(default)) else default
+    except (OSError, ValueError):
+        return default
+
+
 def default_store() -> Path:
     """``$SIMVERIFY_STORE`` or ./simverify-store; a set but empty variable is refused (ValueError), not taken
     as the current directory."""

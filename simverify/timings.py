@@ -11,7 +11,7 @@ import math
 import statistics
 from pathlib import Path
 
-from .store import read_json
+from .store import read_json_or
 
 TIMINGS = "timings.json"  # in a store or a reference report: per sweep, cell parameters -> seconds of one task
 MAX_SECONDS = 1e9  # about 32 years: a timing or estimate past it is damage, not a measurement
@@ -19,16 +19,7 @@ MAX_WORK = 1e30  # operations: past it a declared or recorded work is damage (no
 HOST_FACTOR_FROM_S = 0.05  # cells timed under this on either host do not enter the host factor (fixed costs)
 HOST_FACTOR_CELLS = 5  # the fewest cells timed on both hosts that give a host factor
 
-Timings = dict[str, dict[str, tuple[float, "float | None", "str | None"]]]
-
-
-def read_json_or(path, default):
-    """The JSON file's value when it is of ``default``'s type, else ``default`` (missing, unreadable, malformed)."""
-    try:
-        data = read_json(path)
-        return data if isinstance(data, type(default)) else default
-    except (OSError, ValueError):
-        return default
+Timings = dict[str, dict[str, tuple[float, float | None, str | None]]]
 
 
 def as_float(v) -> float:
@@ -42,10 +33,12 @@ def as_float(v) -> float:
 
 
 def seconds_ok(v) -> bool:
+    """A task's seconds as a timings file may hold them: a number in [0, MAX_SECONDS]."""
     return 0 <= as_float(v) <= MAX_SECONDS  # False for NaN
 
 
 def work_ok(w) -> bool:
+    """A declared work as a timings file may hold it: a number in (0, MAX_WORK]."""
     return 0 < as_float(w) <= MAX_WORK
 
 
@@ -102,18 +95,20 @@ def host_factor(own: Timings, reference: Timings) -> tuple[float | None, int]:
     return statistics.median(ratios), len(ratios)
 
 
-def checkout_reports(package_dir: Path, cwd: Path) -> Path | None:
+def checkout_reports(package_dir: Path, cwd: Path, tiers: tuple[str, ...]) -> Path | None:
     """``reports/`` of the source checkout holding this package (an editable install), else of the current
-    directory when it is a simverify checkout (a clone installed with ``pip install .``); None elsewhere."""
+    directory when it is a simverify checkout (a clone installed with ``pip install .``), provided it holds a
+    reference's ``<tier>/timings.json`` of one of ``tiers``; None elsewhere."""
     for top in (package_dir.parent, cwd):
-        if (top / "simverify" / "__init__.py").is_file() and (top / "reports").is_dir():
-            return top / "reports"
+        reports = top / "reports"
+        if (top / "simverify" / "__init__.py").is_file() and any((reports / t / TIMINGS).is_file() for t in tiers):
+            return reports
     return None
 
 
-def reference_timings(reports: Path | None, tiers: tuple[str, ...] = ("quick", "full")) -> Timings:
-    """The reference runs' timings of ``tiers`` found under ``reports`` (``reports/<tier>/timings.json``), merged;
-    {} when there are none."""
+def reference_timings(reports: Path | None, tiers: tuple[str, ...]) -> Timings:
+    """The reference runs' timings under ``reports`` (``reports/<tier>/timings.json`` of each of ``tiers``), merged:
+    where two time the same cell, the later tier's entry (the planned tier last); {} when there are none."""
     if reports is None:
         return {}
     return merged(*(read_timings_file(reports / tier / TIMINGS) for tier in tiers))

@@ -104,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "compute time, then exit 0 without running or writing anything")
     cp.add_argument("--cell-time", metavar="DURATION", help="stop a cell computing longer (seconds, or 90s, 30m, "
                     "2h; none: no limit; default: 10x the plan's largest estimate, at least 10 min, when every cell "
-                    "has a measured or scaled estimate, else none); the run goes on without the claims using it")
+                    "has a measured, scaled or host-scaled reference estimate, else none); the run goes on without "
+                    "the claims using it")
     cp.add_argument("--cell-memory", metavar="SIZE", help="stop a cell whose worker holds more resident memory "
                     "(bytes, or 512M, 4G; none: no limit; default: this machine's memory over the workers, none on a "
                     "remote cluster)")

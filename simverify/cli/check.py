@@ -17,11 +17,11 @@ from ..store import Store, check_tree_writable
 from .common import _controls_not_run, _controls_note, _note, _parse_set, _refused, _select, keyword_matcher
 from .limits import cell_limits, parse_duration, parse_size
 from .plan import (
-    checkout_reference,
     last_failed,
     plan_cost,
     plan_work,
     print_plan,
+    reference_run_timings,
     run_setting,
     save_last_failed,
     save_timings,
@@ -151,7 +151,7 @@ def cmd_check(args) -> int:
     skipped = _controls_not_run(args, claims)
     workers = 1 if args.scheduler == "serial" else args.workers or os.cpu_count() or 1
     work = plan_work(plans)
-    cost = plan_cost(plans, store, work, checkout_reference())
+    cost = plan_cost(plans, store, work, reference_run_timings(args.tier))
     limits, limits_line = cell_limits(args.cell_time, args.cell_memory, cost, workers,
                                       remote="://" in args.scheduler, hard_exit=args.scheduler == "processes")
     if args.plan:

@@ -40,7 +40,8 @@ def parse_size(raw: str) -> float | None:
 
 def _largest_estimate(cost: dict) -> float | None:
     """The largest per-task estimate of a plan (plan_cost's ``largest_s``) when every task to compute has a
-    measured or scaled estimate, else None."""
+    measured or scaled estimate, or the reference run's with a host factor (plan_cost's ``estimated_tasks``), else
+    None."""
     t = cost["total"]
     return t.get("largest_s") if t["to_compute"] and t.get("estimated_tasks") == t["to_compute"] else None
 

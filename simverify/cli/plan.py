@@ -9,16 +9,16 @@ from functools import cache
 from pathlib import Path
 
 from .. import keys
+from ..claims import TIERS
 from ..findings import as_expected
 from ..stats import format_seconds
-from ..store import Store, atomic_write
+from ..store import Store, atomic_write, read_json_or
 from ..timings import (
     MAX_SECONDS,
     TIMINGS,
     Timings,
     checkout_reports,
     host_factor,
-    read_json_or,
     read_timings_file,
     reference_timings,
     timings_text,
@@ -167,13 +167,11 @@ def _scaled(entries: dict[str, tuple[float, float | None, str | None]], work: fl
     return sum(ties) / len(ties)
 
 
-def checkout_reference() -> Timings:
-    """The committed reference runs' timings (``reports/quick`` and ``reports/full``) of the checkout this simverify
-    runs from or the current directory is; {} outside a checkout."""
-    return reference_timings(checkout_reports(Path(__file__).resolve().parents[1], Path.cwd()))
-
-
-ESTIMATED = ("measured", "reference", "scaled")  # the bases that price a cell of its own (not "crude")
+def reference_run_timings(tier: str) -> Timings:
+    """The committed reference runs' timings (``reports/<tier>/timings.json`` of every tier, ``tier``'s winning
+    where both time a cell) of the checkout this simverify runs from or the current directory is; {} outside one."""
+    tiers = (*(t for t in TIERS if t != tier), tier)
+    return reference_timings(checkout_reports(Path(__file__).resolve().parents[1], Path.cwd(), tiers), tiers)
 
 
 def plan_cost(plans: list, store: Store, work: dict[str, tuple[float | None, str | None]] | None = None,
@@ -187,6 +185,9 @@ def plan_cost(plans: list, store: Store, work: dict[str, tuple[float | None, str
     timings = read_timings(store)
     reference = reference or {}
     factor, factor_cells = host_factor(timings, reference)
+    # the bases that price a cell of its own (not "crude"), and so may set the default per-cell time limit: a
+    # reference run's time only when this host's factor is known
+    estimated = ("measured", "scaled") + (("reference",) if factor is not None else ())
     means = {name: sum(e[0] for e in t.values()) / len(t) for name, t in timings.items() if t}
     work = plan_work(plans) if work is None else work
     seen: dict[str, tuple[bool, float | None, str]] = {}  # key -> (stored, seconds, basis)
@@ -239,8 +240,8 @@ def plan_cost(plans: list, store: Store, work: dict[str, tuple[float | None, str
              "scaled_s": sum(v[1] for v in seen.values() if v[2] == "scaled"),
              "crude_s": sum(v[1] for v in seen.values() if v[2] == "crude"),
              "unknown_tasks": sum(v[2] == "unknown" for v in seen.values()),
-             "estimated_tasks": sum(v[2] in ESTIMATED for v in seen.values()),
-             "largest_s": max((v[1] for v in seen.values() if v[2] in ESTIMATED), default=None)}
+             "estimated_tasks": sum(v[2] in estimated for v in seen.values()),
+             "largest_s": max((v[1] for v in seen.values() if v[2] in estimated), default=None)}
     return {"claims": rows, "total": total}
 
 
@@ -259,12 +260,13 @@ def _seconds_per_task_recorded(store: Store) -> dict[str, float]:
     return out
 
 
-def _factor_text(total: dict) -> str:
+def _factor_text(total: dict, tier: str) -> str:
     """How the reference run's times were scaled to this host (``timings.host_factor``)."""
-    if total["host_factor"] is None:
-        return (f"as measured there: {total['host_factor_cells']} cells timed on both hosts, too few for a host "
-                "factor; run the quick tier first")
-    return f"x {total['host_factor']:.2f}, this host against the reference's over {total['host_factor_cells']} cells"
+    if total["host_factor"] is not None:
+        cells = total["host_factor_cells"]
+        return f"x {total['host_factor']:.2f}, this host against the reference's over {cells} cells"
+    why = f"as measured there: {total['host_factor_cells']} cells timed on both hosts, too few for a host factor"
+    return why + ("" if tier == "quick" else "; run the quick tier first")
 
 
 def print_plan(cost: dict, tier: str, workers: int, id_width: int, limits_line: str = "") -> None:
@@ -291,7 +293,7 @@ def print_plan(cost: dict, tier: str, workers: int, id_width: int, limits_line: 
             f"(cells x replicates), {t['stored']} stored, "
             f"{t['to_compute']} to compute; estimated compute {format_seconds(t['measured_s'])} measured")
     if t["reference_s"]:
-        line += f" + {format_seconds(t['reference_s'])} from the reference run ({_factor_text(t)})"
+        line += f" + {format_seconds(t['reference_s'])} from the reference run ({_factor_text(t, tier)})"
     if t["scaled_s"]:
         line += f" + {format_seconds(t['scaled_s'])} scaled"
     if t["crude_s"]:

@@ -26,7 +26,7 @@ from ..store import (
     read_json,
     select_rows,
 )
-from ..timings import TIMINGS, read_timings_file, timings_text
+from ..timings import TIMINGS, merged, read_timings_file, timings_text
 from .compare import Comparison, compare
 from .figures import UnreadableFile, dataset_path, draw_figures, open_dataset
 from .markdown import markdown
@@ -307,8 +307,9 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
     calibration rows (``calibrate --out``) shown beside the verdicts with the store's own. ``with_data``: also
     the cell data, once per distinct Dataset. ``reference``: the committed reference of ``tier`` (quick when
     None; ``reports/<tier>`` of the checkout; reference.reference_rows says which rows, and a coverage block says
-    what was run, its times and what was left out; no cell data; its store's timings.json, which prices a first run's
-    plan elsewhere (``timings``); its own calibration.json is read back, and files
+    what was run, its times and what was left out; no cell data; timings.json, the reference's timings merged with
+    the store's (a leg adds its cells), which price a first run's plan elsewhere (``timings``); its own
+    calibration.json is read back, and files
     under claims/, papers/, figures/ and data/ it did not write are removed). ``workers`` > 1 draws the figures
     in that many spawned processes (at most the cores; a script then needs the ``if __name__ == "__main__":``
     guard), by default in this process; ``progress(done, total)`` follows them. Raises NoResults or
@@ -347,8 +348,9 @@ def write_report(store: Store, out: str | Path | None = None, tier: str | None =
     with contextlib.ExitStack() as held:
         files, unreadable, comparison, coverage = build(store, tier, compare, extra, with_data, select, workers,
                                                         progress, smallest=reference, preflight=planned)
-        if reference:  # what the run's cells cost, for the plan of a first run elsewhere (timings.py)
-            files[TIMINGS] = timings_text(read_timings_file(store.root / TIMINGS)).encode()
+        if reference:  # what the cells cost, for a first run's plan elsewhere (timings.py): legs add theirs
+            files[TIMINGS] = timings_text(merged(read_timings_file(out / TIMINGS),
+                                                 read_timings_file(store.root / TIMINGS))).encode()
         _write_site(out, files)
         return _finish(out, files, reference, unreadable, comparison, coverage)
 

@@ -19,10 +19,12 @@ def table(seconds: dict[str, dict[str, float]]) -> timings.Timings:
 
 
 def test_host_factor_is_the_median_ratio_over_cells_both_hosts_timed_above_the_floor():
-    own = table({"a": {f"k{i}": 2.0 * (i + 1) for i in range(6)} | {"tiny": 0.01}, "b": {"x": 9.0}})
-    ref = table({"a": {f"k{i}": float(i + 1) for i in range(5)} | {"k5": 1.0, "tiny": 0.001}, "c": {"x": 1.0}})
-    factor, cells = timings.host_factor(own, ref)  # ratios 2, 2, 2, 2, 2, 12; "tiny" under the floor, "b"/"c" unshared
-    assert (factor, cells) == (2.0, 6)
+    own = table({"a": {f"k{i}": 2.0 * (i + 1) for i in range(6)} | {"tiny": 0.01, "fast_here": 0.04},
+                 "b": {"x": 9.0}})
+    ref = table({"a": {f"k{i}": float(i + 1) for i in range(5)} | {"k5": 1.0, "tiny": 0.001, "fast_here": 10.0},
+                 "c": {"x": 1.0}})
+    factor, cells = timings.host_factor(own, ref)  # ratios 2, 2, 2, 2, 2, 12; "tiny" under the floor on both hosts,
+    assert (factor, cells) == (2.0, 6)  # "fast_here" on one (its 0.004 would pull the median), "b"/"c" unshared
 
 
 def test_host_factor_is_none_with_fewer_cells_than_the_minimum():
@@ -37,16 +39,32 @@ def test_timings_text_reads_back_as_the_same_timings():
                                                                          "basis": "basis:1"}}}
 
 
-def test_checkout_reports_finds_the_packages_checkout_then_the_current_directory(tmp_path):
+def test_checkout_reports_finds_the_packages_checkout_then_the_current_directory_with_reference_timings(tmp_path):
+    tiers = ("quick", "full")
     clone = tmp_path / "clone"
     (clone / "simverify").mkdir(parents=True)
     (clone / "simverify" / "__init__.py").write_text("")
-    (clone / "reports").mkdir()
+    (clone / "reports" / "full").mkdir(parents=True)
     elsewhere = tmp_path / "site-packages" / "simverify"
-    elsewhere.mkdir(parents=True)
-    assert timings.checkout_reports(clone / "simverify", tmp_path) == clone / "reports"  # an editable install
-    assert timings.checkout_reports(elsewhere, clone) == clone / "reports"  # pip install . run inside the clone
-    assert timings.checkout_reports(elsewhere, tmp_path) is None
+    (elsewhere.parent / "reports").mkdir(parents=True)  # a reports/ beside the package, without timings
+    elsewhere.mkdir()
+    (elsewhere / "__init__.py").write_text("")
+    assert timings.checkout_reports(clone / "simverify", tmp_path, tiers) is None  # no timings.json yet
+    (clone / "reports" / "full" / timings.TIMINGS).write_text("{}")
+    assert timings.checkout_reports(clone / "simverify", tmp_path, tiers) == clone / "reports"  # an editable install
+    assert timings.checkout_reports(elsewhere, clone, tiers) == clone / "reports"  # pip install . run in the clone
+    assert timings.checkout_reports(elsewhere, tmp_path, tiers) is None
+    assert timings.checkout_reports(elsewhere, clone, ("quick",)) is None
+
+
+def test_reference_timings_merge_the_tiers_the_last_given_winning_where_both_time_a_cell(tmp_path):
+    for tier, seconds in (("quick", 1.0), ("full", 2.0)):
+        (tmp_path / tier).mkdir()
+        (tmp_path / tier / timings.TIMINGS).write_text(timings.timings_text(table(
+            {"s": {"shared": seconds, tier: seconds}})))
+    got = timings.reference_timings(tmp_path, ("full", "quick"))
+    assert {k: v[0] for k, v in got["s"].items()} == {"shared": 1.0, "quick": 1.0, "full": 2.0}
+    assert timings.reference_timings(None, ("quick",)) == {}
 
 
 def _timed_toy_power(capsys, store) -> timings.Timings:
@@ -74,33 +92,37 @@ def test_plan_prices_cells_the_store_never_ran_by_the_reference_times_this_hosts
     (store / timings.TIMINGS).write_text(timings.timings_text(own))
     reference = {"other.sweep": {f"k{i}": (4.0, None, None) for i in range(5)},
                  "toy.power": {k: (100.0, None, None) for k in full_only}}
-    monkeypatch.setattr(check, "checkout_reference", lambda: reference)
+    monkeypatch.setattr(check, "reference_run_timings", lambda tier: reference)
     code, out, _ = main(capsys, "check", "toy.power", "--tier", "full", "--plan", "--json", "--store", str(store))
     data = json.loads(out)
     total = data["total"]
     assert code == 0 and (total["host_factor"], total["host_factor_cells"]) == (0.25, 5)
     assert data["claims"][0]["basis"] == "mixed"  # its quick cells measured, the others from the reference
     assert total["reference_s"] == pytest.approx(100.0 * 0.25 * sum(full_only.values()))
-    assert total["estimated_tasks"] == total["to_compute"]  # measured or from the reference: limits can be set
+    assert total["estimated_tasks"] == total["to_compute"]  # measured or from the reference, with a host factor
     code, out, _ = main(capsys, "check", "toy.power", "--tier", "full", "--plan", "--store", str(store))
+    assert "per-cell limits: 600 s of compute (10x the largest estimate of one cell" in out  # 25 s the largest
     line = next(x for x in out.splitlines() if x.startswith("plan: "))
     assert "from the reference run (x 0.25, this host against the reference's over 5 cells)" in line
 
 
-def test_the_stores_own_timing_wins_over_the_reference_and_without_a_factor_the_reference_time_stands(
+def test_the_stores_own_timing_wins_and_without_a_factor_the_reference_time_stands_but_sets_no_limit(
         tmp_path, capsys, monkeypatch):
     own = _timed_toy_power(capsys, tmp_path / "s")["toy.power"]
     reference = {"toy.power": {k: (1000.0, None, None) for k in own}}  # too few cells above the floor: no factor
-    monkeypatch.setattr(check, "checkout_reference", lambda: reference)
+    monkeypatch.setattr(check, "reference_run_timings", lambda tier: reference)
     code, out, _ = main(capsys, "check", "toy.power", "--seed", "7", "--plan", "--json", "--store",
                         str(tmp_path / "s"))
     row = json.loads(out)["claims"][0]
     assert code == 0 and row["basis"] == "measured" and row["seconds"] < 1000.0
-    monkeypatch.setattr(check, "checkout_reference", lambda: {"toy.power": {k: (2.0, None, None) for k in own}})
+    monkeypatch.setattr(check, "reference_run_timings", lambda tier: {"toy.power": {k: (2.0, None, None) for k in own}})
     code, out, _ = main(capsys, "check", "toy.power", "--plan", "--json", "--store", str(tmp_path / "empty"))
     data = json.loads(out)
     assert data["claims"][0]["basis"] == "reference" and data["total"]["host_factor"] is None
     assert data["total"]["reference_s"] == pytest.approx(2.0 * data["total"]["to_compute"])
+    assert data["total"]["estimated_tasks"] == 0  # without a host factor, no time limit from the reference's times
     code, out, _ = main(capsys, "check", "toy.power", "--plan", "--store", str(tmp_path / "empty"))
-    assert "as measured there: 0 cells timed on both hosts, too few for a host factor; run the quick tier first" in out
-    assert "(the reference run's time x this host's factor)" in out
+    assert "as measured there: 0 cells timed on both hosts, too few for a host factor)" in out  # the quick tier
+    assert "(the reference run's time x this host's factor)" in out and "per-cell limits: no time limit" in out
+    code, out, _ = main(capsys, "check", "toy.power", "--tier", "full", "--plan", "--store", str(tmp_path / "empty"))
+    assert "too few for a host factor; run the quick tier first" in out

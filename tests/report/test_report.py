@@ -493,6 +493,7 @@ def test_reference_is_written_without_cell_data_small_with_its_calibration_and_s
     (ref / "figures" / "dangling.png").symlink_to(tmp_path / "nowhere")  # links and FIFOs are stale entries too
     os.mkfifo(ref / "figures" / "old.png")
     (ref / ".tmp-probe-abc").write_bytes(b"")  # a writability probe's file, its run killed
+    (ref / "timings.json").write_text('{"toy.earlier_leg": {"0000000000000000": 3.0}}')
     reads = []
     real_read = Store.read_results
     monkeypatch.setattr(Store, "read_results", lambda self: reads.append(1) or real_read(self))
@@ -514,7 +515,8 @@ def test_reference_is_written_without_cell_data_small_with_its_calibration_and_s
     assert other.count("<tr><td>quick</td>") == 1 and "--set n=4" in other  # the --set run, not the row shown
     size = sum(p.stat().st_size for p in ref.rglob("*") if p.is_file())
     assert size < 200_000 * len(TOY), size  # pages, figures, results: no cell data
-    assert json.loads((ref / "timings.json").read_text()) == TIMED  # what its cells cost, for a plan elsewhere
+    assert json.loads((ref / "timings.json").read_text()) == {  # what its cells cost, for a plan elsewhere, added
+        **TIMED, "toy.earlier_leg": {"0000000000000000": 3.0}}  # to the timings an earlier leg wrote there
 
 
 def test_reference_refuses_a_store_without_every_registered_check_at_the_suites_level(
