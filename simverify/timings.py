@@ -18,6 +18,7 @@ MAX_SECONDS = 1e9  # about 32 years: a timing or estimate past it is damage, not
 MAX_WORK = 1e30  # operations: past it a declared or recorded work is damage (no cell does 1e30 operations)
 HOST_FACTOR_FROM_S = 0.05  # cells timed under this on either host do not enter the host factor (fixed costs)
 HOST_FACTOR_CELLS = 5  # the fewest cells timed on both hosts that give a host factor
+HOST_FACTOR_RANGE = (0.01, 100.0)  # a factor outside is damage or another kind of machine, not a host's speed
 
 Timings = dict[str, dict[str, tuple[float, float | None, str | None]]]
 
@@ -59,7 +60,7 @@ def read_timings_file(path: str | Path) -> Timings:
             else:
                 seconds, work, basis = v, None, None
             if isinstance(k, str) and seconds_ok(seconds):
-                entries[k] = (float(seconds), work, basis)
+                entries[k] = (abs(float(seconds)), work, basis)  # -0.0 read as 0.0
         out[name] = entries
     return out
 
@@ -86,13 +87,13 @@ def merged(*timings: Timings) -> Timings:
 
 def host_factor(own: Timings, reference: Timings) -> tuple[float | None, int]:
     """(this host's seconds over the reference host's, the median over the cells both timed at
-    HOST_FACTOR_FROM_S or more; the number of such cells). The factor is None under HOST_FACTOR_CELLS cells."""
+    HOST_FACTOR_FROM_S or more; the number of such cells). The factor is None under HOST_FACTOR_CELLS cells or
+    outside HOST_FACTOR_RANGE."""
     ratios = [own[name][k][0] / reference[name][k][0]
               for name in own.keys() & reference.keys() for k in own[name].keys() & reference[name].keys()
               if min(own[name][k][0], reference[name][k][0]) >= HOST_FACTOR_FROM_S]
-    if len(ratios) < HOST_FACTOR_CELLS:
-        return None, len(ratios)
-    return statistics.median(ratios), len(ratios)
+    factor = statistics.median(ratios) if len(ratios) >= HOST_FACTOR_CELLS else math.nan
+    return (factor, len(ratios)) if HOST_FACTOR_RANGE[0] <= factor <= HOST_FACTOR_RANGE[1] else (None, len(ratios))
 
 
 def checkout_reports(package_dir: Path, cwd: Path, tiers: tuple[str, ...]) -> Path | None:

@@ -57,8 +57,10 @@ def cell_limits(time_arg: str | None, memory_arg: str | None, cost: dict, worker
         why_t = f"{DEFAULT_FACTOR:g}x the largest estimate of one cell, at least {DEFAULT_FLOOR_S:g} s"
     elif not cost["total"]["to_compute"]:
         seconds, why_t = None, "nothing to compute"
+    elif largest is not None:
+        seconds, why_t = None, f"{DEFAULT_FACTOR:g}x the largest estimate is past {MAX_SECONDS:g} s; set --cell-time"
     else:
-        seconds, why_t = None, "some cells have no measured or scaled estimate; set --cell-time"
+        seconds, why_t = None, "some cells have no measured, scaled or host-scaled reference estimate; set --cell-time"
     if memory_arg is not None:
         memory, why_m = parse_size(memory_arg), "--cell-memory"
     elif remote:

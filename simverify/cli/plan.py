@@ -14,6 +14,8 @@ from ..findings import as_expected
 from ..stats import format_seconds
 from ..store import Store, atomic_write, read_json_or
 from ..timings import (
+    HOST_FACTOR_CELLS,
+    HOST_FACTOR_RANGE,
     MAX_SECONDS,
     TIMINGS,
     Timings,
@@ -236,6 +238,7 @@ def plan_cost(plans: list, store: Store, work: dict[str, tuple[float | None, str
              "to_compute": sum(not v[0] for v in seen.values()),
              "measured_s": sum(v[1] for v in seen.values() if v[2] == "measured"),
              "reference_s": sum(v[1] for v in seen.values() if v[2] == "reference"),
+             "reference_tasks": sum(v[2] == "reference" for v in seen.values()),
              "host_factor": factor, "host_factor_cells": factor_cells,
              "scaled_s": sum(v[1] for v in seen.values() if v[2] == "scaled"),
              "crude_s": sum(v[1] for v in seen.values() if v[2] == "crude"),
@@ -264,8 +267,9 @@ def _factor_text(total: dict, tier: str) -> str:
     """How the reference run's times were scaled to this host (``timings.host_factor``)."""
     if total["host_factor"] is not None:
         cells = total["host_factor_cells"]
-        return f"x {total['host_factor']:.2f}, this host against the reference's over {cells} cells"
-    why = f"as measured there: {total['host_factor_cells']} cells timed on both hosts, too few for a host factor"
+        return f"x {total['host_factor']:.3g}, this host against the reference's over {cells} cells"
+    why = (f"as measured there: no host factor from {total['host_factor_cells']} cells timed on both hosts (fewer than "
+           f"{HOST_FACTOR_CELLS}, or a ratio past {HOST_FACTOR_RANGE[0]:g}-{HOST_FACTOR_RANGE[1]:g})")
     return why + ("" if tier == "quick" else "; run the quick tier first")
 
 
@@ -292,7 +296,7 @@ def print_plan(cost: dict, tier: str, workers: int, id_width: int, limits_line: 
     line = (f"plan: {t['checks']} check{'s' * (t['checks'] != 1)}, tier {tier}: {t['tasks']} distinct tasks "
             f"(cells x replicates), {t['stored']} stored, "
             f"{t['to_compute']} to compute; estimated compute {format_seconds(t['measured_s'])} measured")
-    if t["reference_s"]:
+    if t["reference_tasks"]:
         line += f" + {format_seconds(t['reference_s'])} from the reference run ({_factor_text(t, tier)})"
     if t["scaled_s"]:
         line += f" + {format_seconds(t['scaled_s'])} scaled"

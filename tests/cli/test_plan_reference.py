@@ -33,6 +33,14 @@ def test_host_factor_is_none_with_fewer_cells_than_the_minimum():
     assert timings.host_factor({}, own) == (None, 0)
 
 
+def test_a_host_factor_past_the_plausible_range_is_none():
+    ref = table({"a": {f"k{i}": 1.0 for i in range(5)}})
+    for seconds, factor in ((0.5, 0.5), (200.0, None), (99.0, 99.0)):
+        assert timings.host_factor(table({"a": {f"k{i}": seconds for i in range(5)}}), ref) == (factor, 5)
+    assert timings.host_factor(table({"a": {f"k{i}": 1.0 for i in range(5)}}), table(
+        {"a": {f"k{i}": 200.0 for i in range(5)}})) == (None, 5)  # 1/200: under the range
+
+
 def test_timings_text_reads_back_as_the_same_timings():
     t = {"a": {"k1": (1.5, None, None), "k2": (2.0, 3.0, "basis:1")}}
     assert json.loads(timings.timings_text(t)) == {"a": {"k1": 1.5, "k2": {"seconds": 2.0, "work": 3.0,
@@ -65,6 +73,20 @@ def test_reference_timings_merge_the_tiers_the_last_given_winning_where_both_tim
     got = timings.reference_timings(tmp_path, ("full", "quick"))
     assert {k: v[0] for k, v in got["s"].items()} == {"shared": 1.0, "quick": 1.0, "full": 2.0}
     assert timings.reference_timings(None, ("quick",)) == {}
+
+
+def test_an_estimate_too_large_for_a_default_limit_says_so_not_that_cells_lack_estimates(tmp_path, capsys,
+                                                                                        monkeypatch):
+    store = tmp_path / "s"
+    own = _timed_toy_power(capsys, store)
+    own["other.sweep"] = {f"k{i}": (1.0, None, None) for i in range(5)}
+    (store / timings.TIMINGS).write_text(timings.timings_text(own))
+    full_only = [k for k in _tasks_by_cell("toy.power", "full") if k not in own["toy.power"]]
+    reference = {"other.sweep": own["other.sweep"], "toy.power": {k: (5e8, None, None) for k in full_only}}
+    monkeypatch.setattr(check, "reference_run_timings", lambda tier: reference)
+    code, out, _ = main(capsys, "check", "toy.power", "--tier", "full", "--plan", "--store", str(store))
+    assert code == 0 and "per-cell limits: no time limit (10x the largest estimate is past 1e+09 s; set --cell-time)" \
+        in out
 
 
 def _timed_toy_power(capsys, store) -> timings.Timings:
@@ -122,7 +144,8 @@ def test_the_stores_own_timing_wins_and_without_a_factor_the_reference_time_stan
     assert data["total"]["reference_s"] == pytest.approx(2.0 * data["total"]["to_compute"])
     assert data["total"]["estimated_tasks"] == 0  # without a host factor, no time limit from the reference's times
     code, out, _ = main(capsys, "check", "toy.power", "--plan", "--store", str(tmp_path / "empty"))
-    assert "as measured there: 0 cells timed on both hosts, too few for a host factor)" in out  # the quick tier
+    assert "as measured there: no host factor from 0 cells timed on both hosts (fewer than 5" in out
+    assert "run the quick tier first" not in out  # planning the quick tier itself
     assert "(the reference run's time x this host's factor)" in out and "per-cell limits: no time limit" in out
     code, out, _ = main(capsys, "check", "toy.power", "--tier", "full", "--plan", "--store", str(tmp_path / "empty"))
-    assert "too few for a host factor; run the quick tier first" in out
+    assert "or a ratio past 0.01-100); run the quick tier first" in out
