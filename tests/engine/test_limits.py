@@ -210,7 +210,8 @@ def test_limits_do_not_change_the_results_of_cells_within_them(tmp_path, capsys)
 def test_the_plan_states_the_limits_and_defaults_the_time_limit_from_measured_estimates(tmp_path, capsys):
     store = str(tmp_path / "s")
     code, out, _ = _main(capsys, "check", "toy.power", "--plan", "--store", store)
-    assert "per-cell limits: no time limit (some cells have no measured, scaled or host-scaled reference estimate; set --cell-time)" in out
+    assert ("per-cell limits: no time limit (some cells have no measured, scaled or host-scaled reference estimate; "
+            "set --cell-time)") in out
     assert _main(capsys, "check", "toy.power", "--scheduler", "serial", "--store", store)[0] == 0
     code, out, _ = _main(capsys, "check", "toy.power", "--seed", "3", "--plan", "--store", store)
     assert "per-cell limits: 600 s of compute (10x the largest estimate of one cell, at least 600 s)" in out
