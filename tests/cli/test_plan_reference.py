@@ -41,8 +41,10 @@ def test_a_host_factor_past_the_plausible_range_is_none():
         {"a": {f"k{i}": 200.0 for i in range(5)}})) == (None, 5)  # 1/200: under the range
 
 
-def test_timings_text_reads_back_as_the_same_timings():
+def test_timings_text_reads_back_as_the_same_timings(tmp_path):
     t = {"a": {"k1": (1.5, None, None), "k2": (2.0, 3.0, "basis:1")}}
+    (tmp_path / timings.TIMINGS).write_text(timings.timings_text(t))
+    assert timings.read_timings_file(tmp_path / timings.TIMINGS) == t
     assert json.loads(timings.timings_text(t)) == {"a": {"k1": 1.5, "k2": {"seconds": 2.0, "work": 3.0,
                                                                          "basis": "basis:1"}}}
 
