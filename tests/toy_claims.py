@@ -1,4 +1,5 @@
 """Toy claims used by the engine tests (a plugin module, loaded via SIMVERIFY_PLUGINS)."""
+import os
 import time
 
 import numpy as np
@@ -24,8 +25,13 @@ def measure_power(seed, *, x: float, exponent: float, n: int) -> dict:
     return {"y": x ** exponent * np.exp(0.05 * g.standard_normal())}
 
 
+STARTED = "SIMVERIFY_TOY_STARTED"  # tests: a file measure_slow creates as it starts a cell (a run is under way)
+
+
 def measure_slow(seed, *, cell: int, sleep: float) -> dict:
-    """A standard normal y, after sleeping ``sleep`` seconds."""
+    """A standard normal y, after sleeping ``sleep`` seconds (first touching the file named by $STARTED, if set)."""
+    if os.environ.get(STARTED):
+        open(os.environ[STARTED], "a").close()
     time.sleep(sleep)
     return {"y": float(np.random.default_rng(seed).standard_normal())}
 

@@ -253,10 +253,15 @@ def test_exitfirst_and_limits_together_name_both_reasons_checks_were_not_run(tmp
 @pytest.mark.parametrize("signum,status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_while_a_serial_cell_is_past_its_limit_still_ends_the_run_with_its_status(tmp_path, signum, status):
     from tests.support import ENV, ROOT, SIMVERIFY, sigint_by_default
+    from tests.toy_claims import STARTED
+    started = tmp_path / "started"  # a cell has begun: the CLI's handlers are set (a fixed sleep from the launch
     proc = subprocess.Popen([*SIMVERIFY, "check", "toy.slow", "--set", "sleep=1", "--cell-time", "0.1", "--scheduler",
-                             "serial", "--store", str(tmp_path / "s")], env=ENV, cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=sigint_by_default)
-    time.sleep(2.5)  # inside a 1 s sleep whose stop is pending: the signal's handler is what the stop preempts
+                             "serial", "--store", str(tmp_path / "s")], env={**ENV, STARTED: str(started)}, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_by_default)
+    t0 = time.monotonic()  # lost that race to the interpreter's start on a loaded host: exit -15)
+    while not started.exists() and proc.poll() is None and time.monotonic() - t0 < 120:
+        time.sleep(0.01)
+    time.sleep(0.3)  # inside a 1 s sleep whose stop is pending: the signal's handler is what the stop preempts
     proc.send_signal(signum)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == status and "Traceback" not in err
