@@ -46,14 +46,19 @@ def size(p: Mapping, name: str, default: int = 0) -> int:
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
+def values(p: Mapping, name: str, default: int = 0) -> list:
+    """The values of size parameter ``name`` over a cell: a paired cell's list (its numbers), else [its value];
+    [``default``] when absent or not numbers."""
+    v = p.get(name, default)
+    items = v if isinstance(v, list) else [v]
+    numbers = [x for x in items if isinstance(x, (int, float)) and not isinstance(x, bool)]
+    return numbers or [default]
+
+
 def total(p: Mapping, name: str, default: int = 0) -> int:
     """The sum of size parameter ``name`` over a cell (a list: the sum of its values, as a paired cell runs each;
     work adds up where memory, ``size``, takes the largest), ``default`` when absent."""
-    v = p.get(name, default)
-    if isinstance(v, list):
-        numbers = [x for x in v if isinstance(x, (int, float)) and not isinstance(x, bool)]
-        return sum(numbers) if numbers else default
-    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+    return sum(values(p, name, default))
 
 
 def machine_memory() -> float:

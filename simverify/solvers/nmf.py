@@ -303,7 +303,7 @@ class _Alternating(ParamsMixin):
         Y = non_negative_data(X) if self.needs_non_negative_data else data_matrix(X)
         A = np.maximum(starting_matrix(self.A0, Y, self.n_components, owner=type(self).__name__), 0.0)
         empty = np.flatnonzero(~np.any(A > 0.0, axis=0))
-        require(empty.size == 0, f"{type(self).__name__}: A0 column {empty[:1].tolist()[0] if empty.size else 0} has "
+        require(empty.size == 0, f"{type(self).__name__}: A0 column {int(empty[0]) if empty.size else 0} has "
                 "no positive entry, so max(A0, 0) starts it at zero: give each column a positive entry")
         return Y, A, self._decode(A, Y)
 

@@ -9,7 +9,7 @@ as printed), ``experiments`` (Figure 1, Tables 1 and 2).
 from __future__ import annotations
 
 from simverify.claims import Citation
-from simverify.footprint import Footprint, size, stream_bytes, total
+from simverify.footprint import Footprint, size, stream_bytes, total, values
 from simverify.paper import Paper
 from simverify.parameters import Exactly, Labeled, OneOrList
 from simverify.validation import Boolean, Integer, Options, Real
@@ -51,7 +51,7 @@ def footprint(p: dict) -> Footprint:
         + stream_bytes(m, 1024)
     streamed = float(total(p, "m")) * (max(T, 1) + 1) * d1 * max(d1, d2, 1)
     labelled = float(n + n_test) * d1 * max(d2, 1) * (1 + size(p, "epochs") + size(p, "iters"))
-    runs = len(p["m"]) if isinstance(p.get("m"), list) else 1  # a paired cell runs Algorithm 1 once per m
+    runs = len(values(p, "m"))  # a paired cell runs Algorithm 1 once per m
     dense = (runs * algorithm1_factorizations(T) if T else 1) * dilation(d1, d2) + 2.0 * d2 * float(d1) ** 3
     return Footprint(memory, streamed + labelled + dense)
 

@@ -4,7 +4,7 @@ them, an SVD or eigendecomposition of an n-square matrix n^3. The weights were f
 (docs/performance.md): about 2.5 ns a streamed coordinate against 0.09 ns per n^3 of Algorithm 1's factorizations."""
 from __future__ import annotations
 
-from simverify.footprint import size, total
+from simverify.footprint import size, total, values
 
 STREAMED = 25.0
 
@@ -41,7 +41,7 @@ def algorithm1_work(p: dict) -> float:
     """measure_algorithm1, once per m of a paired list: T + 1 passes over m instances, and per iteration the
     quantities of Lemmas 4-8 (two spectral norms of dilations each, about 2T + 5 factorizations in all)."""
     d1, d2, T = size(p, "d1"), size(p, "d2"), size(p, "T", 1)
-    ms = p["m"] if isinstance(p.get("m"), list) else [size(p, "m")]
+    ms = values(p, "m")
     passes = T + 1 + (T if p.get("column_by_column") else 0)
     return sum(STREAMED * m * passes * d1 for m in ms) + len(ms) * algorithm1_factorizations(T) * dilation(d1, d2)
 
