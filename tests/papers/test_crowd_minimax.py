@@ -26,16 +26,56 @@ def test_minimax_entropy_gradient_matches_finite_differences(K, seed):
     item, worker, label = rng.integers(0, N, n), rng.integers(0, M, n), rng.integers(0, K, n)
     sigma, tau = rng.normal(size=(M, K, K)), rng.normal(size=(N, K, K))
     q = rng.dirichlet(np.ones(K), size=N)
+    q[0, 0] = 0.0  # a class of weight 0 is skipped
+    by = _by_item(item, worker, label, N, K)
+
+    def expected(sigma, tau, g_sigma, g_tau):
+        return expected_log_likelihood(sigma, tau, by.item_ptr, by.worker, by.label, q, 0.7, 0.3, g_sigma, g_tau,
+                                       by.probs)
     g_sigma, g_tau = np.empty_like(sigma), np.empty_like(tau)
-    value = expected_log_likelihood(sigma, tau, item, worker, label, q, 0.7, 0.3, g_sigma, g_tau)
+    value = expected(sigma, tau, g_sigma, g_tau)
     h = 1e-6
     for params, grad in ((sigma, g_sigma), (tau, g_tau)):
         index = tuple(rng.integers(0, s) for s in params.shape)
         params[index] += h
-        moved = expected_log_likelihood(sigma, tau, item, worker, label, q, 0.7, 0.3, np.empty_like(sigma),
-                                        np.empty_like(tau))
+        moved = expected(sigma, tau, np.empty_like(sigma), np.empty_like(tau))
         params[index] -= h
         assert abs((moved - value) / h - grad[index]) < 1e-4 * max(1.0, abs(grad[index]))
+
+
+def test_minimax_expected_likelihood_equals_a_naive_reference():
+    from simverify.kernels.crowd.minimax import expected_log_likelihood
+    rng = np.random.default_rng(7)
+    N, K, alpha, beta = 12, 3, 0.7, 0.3
+    item, worker, label, sigma, tau = _minimax_problem(rng, N=N, K=K)
+    q = rng.dirichlet(np.ones(K), size=N)
+    q[2] = [0.0, 1.0, 0.0]
+    logits = sigma[worker] + tau[item]  # (n, c, k)
+    log_p = logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))
+    naive = (q[item] * log_p[np.arange(item.size), :, label]).sum() - 0.5 * (
+        alpha * (tau ** 2).sum() + beta * (sigma ** 2).sum())
+    by = _by_item(item, worker, label, N, K)
+    value = expected_log_likelihood(sigma, tau, by.item_ptr, by.worker, by.label, q, alpha, beta,
+                                    np.empty_like(sigma), np.empty_like(tau), by.probs)
+    assert np.isclose(value, naive, rtol=1e-12)
+
+
+def test_an_item_of_many_answers_keeps_its_likelihood_past_the_normalisers_product_cap():
+    from simverify.kernels.crowd.minimax import PRODUCT_CAP
+    K, n = 2, 4000  # 4000 answers to one item: the product of their normalisers (each in [1, 2]) passes the cap
+    rng = np.random.default_rng(3)
+    worker, label, item = rng.integers(0, 3, n), rng.integers(0, K, n), np.zeros(n, dtype=np.int64)
+    sigma, tau = rng.normal(size=(3, K, K)), np.zeros((1, K, K))
+    logits = sigma[worker]
+    normalisers = np.exp(logits - logits.max(axis=2, keepdims=True)).sum(axis=2)
+    assert np.log(normalisers[:, 0]).sum() > np.log(PRODUCT_CAP)
+    log_p = logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))
+    log_q = log_p[np.arange(n), :, label].sum(axis=0)
+    naive = np.log(np.exp(log_q - log_q.max()).mean()) + log_q.max()
+    q = np.empty((1, K))
+    value = _by_item(item, worker, label, 1, K).evaluate(sigma, tau, 0.0, 0.0, q, np.empty_like(sigma),
+                                                          np.empty_like(tau))
+    assert np.isfinite(value) and np.isclose(value, naive, rtol=1e-12)
 
 
 def _minimax_problem(rng, n=60, N=12, M=6, K=3):
@@ -155,7 +195,7 @@ def test_minimax_entropy_cv_breaks_a_tie_of_heldout_scores_toward_the_stronger_p
     from simverify.solvers.crowd import minimax_entropy as me
     a = crowd.shipped("bluebird")
 
-    def flat(item, worker, label, n_items, n_workers, n_classes, alpha, beta, start=None):  # all score the same
+    def flat(item, worker, label, n_items, n_workers, n_classes, alpha, beta, start=None, ftol=None):  # all alike
         K = n_classes
         return me.MinimaxFit(np.zeros((n_workers, K, K)), np.zeros((n_items, K, K)), np.full((n_items, K), 1 / K), 0.0)
     monkeypatch.setattr(me, "fit_minimax", flat)
@@ -182,7 +222,7 @@ def test_minimax_entropy_refuses_sizes_past_the_memory_limit_before_allocating()
     from simverify.solvers.crowd.minimax_entropy import minimax_entropy
     one = np.array([0])
     with pytest.raises(ValueError, match=r"^minimax_entropy: 1000000 items, 1 annotators and 50 classes need about "
-                                         r"484 GiB; the limit is 4 GiB$"):
+                                         r"317 GiB; the limit is 4 GiB$"):
         minimax_entropy(one, one, one, 10 ** 6, 1, 50)
 
 
@@ -202,8 +242,8 @@ def test_each_folds_fits_run_along_the_grid_from_the_weakest_penalty_cold_then_w
     codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
     calls, fit = [], me.fit_minimax
 
-    def recorded(*args, start=None):
-        result = fit(*args, start=start)
+    def recorded(*args, start=None, **options):
+        result = fit(*args, start=start, **options)
         calls.append((args[-1], start, result))
         return result
     monkeypatch.setattr(me, "FIT_THREADS", 1)
@@ -216,6 +256,28 @@ def test_each_folds_fits_run_along_the_grid_from_the_weakest_penalty_cold_then_w
         chain = calls[3 * f:3 * f + 3]
         assert chain[0][1] is None  # the weakest point's fit is cold
         assert chain[1][1] is chain[0][2] and chain[2][1] is chain[1][2]  # each later one starts from the last
+
+
+@pytest.mark.parametrize("name, alpha, beta", [("bluebird", 5.0, 1.0), ("rte", 5.0, 1.0), ("dog", 20.0, 4.0)])
+def test_the_fit_reaches_the_maximum_scipys_lbfgsb_reaches_from_the_fits_start(name, alpha, beta):
+    from scipy.optimize import minimize
+
+    from simverify.solvers.crowd.minimax_entropy import fit_minimax
+    a = crowd.shipped(name)
+    codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+    ours = fit_minimax(*codes, alpha, beta)
+    start = fit_minimax(*codes, alpha, beta, start=None, ftol=1.0)  # the start phase and one marginal step
+    K, cut = a.n_classes, a.n_workers * a.n_classes ** 2
+    scorer = _by_item(a.item, a.worker, a.label, a.n_items, K)
+    grad = np.empty(cut + a.n_items * K * K)
+
+    def negated(theta):
+        value = scorer.evaluate(theta[:cut].reshape(-1, K, K), theta[cut:].reshape(-1, K, K), alpha, beta,
+                                np.empty((a.n_items, K)), grad[:cut].reshape(-1, K, K), grad[cut:].reshape(-1, K, K))
+        return -value, -grad
+    theirs = minimize(negated, np.concatenate([start.sigma.ravel(), start.tau.ravel()]), jac=True,
+                      method="L-BFGS-B", options={"maxiter": 5000, "ftol": 1e-13, "gtol": 1e-9})
+    assert abs(ours.log_likelihood + theirs.fun) < 1e-6 * abs(theirs.fun)  # the same maximum, to 1e-6 relative
 
 
 def test_a_warm_start_at_the_optimum_stays_there():
@@ -257,3 +319,18 @@ def test_a_warm_start_that_is_not_finite_is_refused_in_one_line():
     bad = MinimaxFit(np.full((a.n_workers, K, K), np.nan), np.zeros((a.n_items, K, K)), np.zeros((a.n_items, K)), 0.0)
     with pytest.raises(ValueError, match=r"^fit_minimax: the start's terms must be finite$"):
         fit_minimax(a.item, a.worker, a.label, a.n_items, a.n_workers, K, 1.0, 1.0, start=bad)
+
+
+def test_the_plans_memory_bound_counts_a_fits_bytes_once_and_the_cross_validation_one_fit_per_thread():
+    from types import SimpleNamespace
+
+    from simverify.kernels.jit import FIT_THREADS
+    from simverify.solvers.crowd.codes import CO_OCCURRENCE_BYTES, memory_problem, minimax_bytes
+    N, M, K = 200_000, 10, 10  # about 2.5 GiB of minimax terms: one fit fits in the 4 GiB limit
+    answers = SimpleNamespace(n_items=N, n_workers=M, n_classes=K)
+    one = minimax_bytes(N, M, K)
+    assert one + 8 * 4 * (N * K + M * K * K) <= CO_OCCURRENCE_BYTES < 2 * one
+    assert memory_problem("minimax-entropy", answers) is None
+    problem = memory_problem("minimax-entropy-cv", answers)
+    assert (problem is not None) == (FIT_THREADS > 1)
+    assert minimax_bytes(N, M, K, fits=2) == 2 * one

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...kernels.crowd import two_workers_share_an_item
+from ...kernels.jit import FIT_THREADS
 from ...validation import Integer, check_parameter, require
 
 GROUPS = 3  # Spectral-D&S deals the annotators into three groups (spectral imports it from here)
@@ -64,12 +65,14 @@ SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted
 ONE_MODEL_METHODS = (*SHARED_ITEM_METHODS[:-1], "spectral-ds")  # one model from cross moments: one class order
 
 
-MINIMAX_COPIES = 26  # minimax entropy's (N + M) K^2 terms: theta, gradient, L-BFGS's 2 x 10 pairs, scratch
+MINIMAX_COPIES = 17  # minimax entropy's (N + M) K^2 terms: theta, its preconditioner with 2 temporaries, L-BFGS's
+# gradient, trial point, trial gradient and direction, its 2 x 5 pairs (minimax_entropy.MEMORY_PAIRS)
 
 
-def minimax_bytes(n_items: int, n_workers: int, n_classes: int) -> int:
-    """Bytes minimax entropy's fit holds: MINIMAX_COPIES float64 copies of its (N + M) K^2 terms."""
-    return 8 * MINIMAX_COPIES * (n_items + n_workers) * n_classes ** 2
+def minimax_bytes(n_items: int, n_workers: int, n_classes: int, fits: int = 1) -> int:
+    """Bytes minimax entropy holds with ``fits`` fits at once (its cross-validation: one per thread):
+    MINIMAX_COPIES float64 copies of each fit's (N + M) K^2 terms."""
+    return 8 * MINIMAX_COPIES * fits * (n_items + n_workers) * n_classes ** 2
 
 
 def tensor_bytes(item: np.ndarray, n_items: int, n_workers: int, n_classes: int) -> int:
@@ -159,8 +162,9 @@ def memory_problem(method: str, answers) -> str | None:
     if base.startswith("tensor-admm"):
         return tensor_memory_problem(answers.item, N, M, K)
     blocks = base in (*SHARED_ITEM_METHODS[:-1], "robsymnmf-components", "auto")
-    need = 8 * (4 * (N * K + M * K * K) + (3 * M * M * K * K if blocks else 0)
-                + (minimax_bytes(N, M, K) if base.startswith("minimax-entropy") else 0))
+    need = 8 * (4 * (N * K + M * K * K) + (3 * M * M * K * K if blocks else 0))
+    if base.startswith("minimax-entropy"):
+        need += minimax_bytes(N, M, K, FIT_THREADS if base == "minimax-entropy-cv" else 1)
     if need <= CO_OCCURRENCE_BYTES:
         return None
     what = "co-occurrences (M^2 K^2 blocks), posteriors and confusions" if blocks else "posteriors and confusions"
