@@ -18,7 +18,11 @@ Goals (ratios within one run, each timing the best of several calls, warm JIT):
 - TensorADMM's two corrections on the shipped TREC under 3 s warm (time_ours_tensor_admm_*_trec), and its sweep's
   cost model: per sweep, each annotator's cell stream and the prior's cells read once with their multiply-adds,
   as many sweeps as the fit ran, without the blocks' structure, the Gram products or the ADMM steps
-  (track_fraction_of_limit_tensor_admm_euclidean_trec).
+  (track_fraction_of_limit_tensor_admm_euclidean_trec);
+- MinimaxEntropy and its cross-validation (minimax-entropy-cv, 25 fold fits and the final one) on the shipped TREC
+  under 3 s warm (time_ours_minimax_*_trec), and its likelihood's cost model: one evaluation against the
+  exponentials and logarithms it must take, alone (K - 1 exponentials per answer and class, one logarithm per
+  item and class, K - 1 exponentials and one logarithm per item; track_fraction_of_limit_minimax_evaluation_trec).
 """
 import numpy as np
 from numba import njit
@@ -309,6 +313,56 @@ class TensorAdmmTrec:
         return limit / _best(lambda: tensor_admm(*self.codes, projection="euclidean"), 3)
 
     track_fraction_of_limit_tensor_admm_euclidean_trec.unit = "fraction"
+
+
+@njit(**JIT)
+def _transcendentals(n_exp, n_log):
+    """n_exp exponentials of arguments in [-8, 0] and n_log logarithms of arguments in [1, 2], summed (so that
+    none is dropped): the floor of the minimax likelihood's evaluation."""
+    total = 0.0
+    for i in range(n_exp):
+        total += np.exp(-8.0 * ((i * 0.6180339887498949) % 1.0))
+    for i in range(n_log):
+        total += np.log(1.0 + ((i * 0.6180339887498949) % 1.0))
+    return total
+
+
+class MinimaxTrec:
+    """MinimaxEntropy on the shipped TREC (19,033 items, 762 annotators, 2 classes) at the authors' penalties."""
+    timeout = 900
+    number, repeat, rounds = 1, 3, 1
+
+    def setup(self):
+        from simverify.datasets.crowd import shipped
+        from simverify.solvers.crowd import minimax_entropy as me
+        a = shipped("trec")
+        self.codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+        self.me = me
+        self.alpha, self.beta = me.default_penalties(a.n_items, a.n_workers, a.n_classes)
+        fit = me.fit_minimax(*self.codes, self.alpha, self.beta)  # compiles
+        self.terms = (fit.sigma, fit.tau)
+        self.scorer = me._ByItem(a.item, a.worker, a.label, a.n_items, a.n_classes)
+        K, n = a.n_classes, a.item.size
+        self.counts = (n * K * (K - 1) + a.n_items * (K - 1), a.n_items * (K + 1))
+        me.minimax_entropy_cv(*self.codes)
+        _transcendentals(10, 10)
+
+    def _evaluate(self):
+        sigma, tau = self.terms
+        self.scorer.evaluate(sigma, tau, self.alpha, self.beta, np.empty((tau.shape[0], tau.shape[1])),
+                             np.empty_like(sigma), np.empty_like(tau))
+
+    def time_ours_minimax_entropy_trec(self):
+        self.me.minimax_entropy(*self.codes)
+
+    def time_ours_minimax_entropy_cv_trec(self):
+        self.me.minimax_entropy_cv(*self.codes)
+
+    def track_fraction_of_limit_minimax_evaluation_trec(self):
+        limit = _best(lambda: _transcendentals(*self.counts), 5)
+        return limit / _best(self._evaluate, 5)
+
+    track_fraction_of_limit_minimax_evaluation_trec.unit = "fraction"
 
 
 REAL_SETS = ("bluebird", "rte", "web", "temp", "dog", "trec", "labelme")
