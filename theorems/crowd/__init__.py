@@ -86,8 +86,10 @@ NOT_REPRODUCED = {
     "Table 9's CrowdLayer and DL-MV rows (LabelMe)":
         "deep-learning baselines trained on the LabelMe images, which are not available here (the answers are: "
         "claims table9.labelme.*)",
-    "Baselines PG-TAC, CRIAV (rows of Tables 4-5)": "their papers were not available here and the authors' "
-        "repository has no code for them (TensorADMM: claims table4.*.tensor-admm)",
+    "Baselines PG-TAC, CRIAV (rows of Tables 4-5)": "what they specify could not be read: of PG-TAC's paper only "
+        "its abstract and opening paragraph, of CRIAV's only a journal version's abstract, and the authors' "
+        "repository has no code for either (what is missing: docs/findings/crowd.md; TensorADMM: claims "
+        "table4.*.tensor-admm)",
 }
 
 def footprint(p: dict) -> Footprint:
