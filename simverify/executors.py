@@ -34,7 +34,9 @@ CONNECT_TIMEOUT_S = 2.0  # reachability probe of a scheduler address
 
 class Executor:
     """Used as a context manager: leaving it by an exception (an interruption included) aborts
-    the work still running, leaving it normally waits for the work submitted."""
+    the work still running, leaving it normally waits for the work submitted. ``parallel``: it may run
+    several tasks at once (in separate processes)."""
+    parallel = True
 
     def close(self, abort: bool = False) -> None:
         raise NotImplementedError
@@ -66,6 +68,7 @@ def _warn_unpinned() -> None:
 
 class SerialExecutor(Executor):
     name = "serial"
+    parallel = False
 
     def map_unordered(self, fn: Callable, tasks: Iterable) -> Iterator:
         _warn_unpinned()
@@ -129,6 +132,7 @@ class ProcessExecutor(Executor):
 
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 1
+        self.parallel = self.workers > 1
         threads = worker_threads(self.workers)
         old = os.environ.get("NUMBA_NUM_THREADS")
         os.environ["NUMBA_NUM_THREADS"] = str(threads)  # inherited by spawned children

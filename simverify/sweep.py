@@ -313,6 +313,19 @@ def timed_compute_cell(task: CellTask, limits: CellLimits | None = None) -> tupl
     return out, time.perf_counter() - t0
 
 
+def compile_once_order(tasks: list[CellTask]) -> list[CellTask]:
+    """``tasks`` with the first task of each measure moved to the front (in their order), then the rest in order.
+    A measure's first task compiles its kernels into Numba's cache; two workers starting one measure together
+    compiled the same kernels twice (120 of a cold quick suite's 263 compilations). Results do not depend on the
+    order: every cell is independent."""
+    seen, first, rest = set(), [], []
+    for t in tasks:
+        name = getattr(t.measure, "__qualname__", repr(t.measure)), getattr(t.measure, "__module__", "")
+        (rest if name in seen else first).append(t)
+        seen.add(name)
+    return first + rest
+
+
 def iter_results(tasks: Iterable[CellTask], store, executor, progress: Callable[[int, int], None] | None = None,
                  limits: CellLimits | None = None) -> Iterator[tuple[str, dict | CellFailure, float]]:
     """(key, outputs, compute seconds) once per distinct task key: cached cells first (0 s),
@@ -331,7 +344,8 @@ def iter_results(tasks: Iterable[CellTask], store, executor, progress: Callable[
     if progress and total:
         progress(0, total)
     fn = partial(timed_compute_cell, limits=limits) if limits is not None and limits.active else timed_compute_cell
-    finished = executor.map_unordered(fn, list(todo.values())) if todo else iter(())
+    order = compile_once_order if getattr(executor, "parallel", True) else list  # one process compiles once anyway
+    finished = executor.map_unordered(fn, order(list(todo.values()))) if todo else iter(())
     for key, out in cached.items():  # workers already run the missing cells meanwhile
         yield key, out, 0.0
     for done, (task, (out, seconds)) in enumerate(finished, 1):

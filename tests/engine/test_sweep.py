@@ -418,3 +418,14 @@ def test_git_commit_ignores_a_repository_that_does_not_track_the_package(monkeyp
 def test_version_is_importable():
     import simverify
     assert isinstance(simverify.__version__, str) and simverify.__version__
+
+
+def test_the_first_task_of_each_measure_goes_first_and_every_task_stays_once_in_its_order():
+    def task(measure, i):
+        return sweep.CellTask(measure, {}, (i,), 0, 0, f"{measure.__name__}-{i}")
+    tasks = [task(measure_power, 0), task(measure_power, 1), task(measure_scaled, 0), task(measure_power, 2),
+             task(measure_any, 0), task(measure_scaled, 1)]
+    ordered = sweep.compile_once_order(tasks)
+    assert [t.key for t in ordered] == ["measure_power-0", "measure_scaled-0", "measure_any-0",  # each compiles
+                                        "measure_power-1", "measure_power-2", "measure_scaled-1"]
+    assert sweep.compile_once_order([]) == []
