@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from .jit import JIT
+from .sums import lane_sum
 
 
 @njit(**JIT)
@@ -42,26 +43,6 @@ def _linear_sums(e, x):
         a2 += e[m + 2] * x[m + 2]
         b2 += x[m + 2] * x[m + 2]
     return (a0 + a1) + (a2 + a3), (b0 + b1) + (b2 + b3)
-
-
-@njit(**JIT)
-def _lane_sum(e):
-    """sum_i e_i over an (n,) array, in four lanes."""
-    a0 = a1 = a2 = a3 = 0.0
-    n = e.size
-    m = n - n % 4
-    for i in range(0, m, 4):
-        a0 += e[i]
-        a1 += e[i + 1]
-        a2 += e[i + 2]
-        a3 += e[i + 3]
-    if m < n:
-        a0 += e[m]
-    if m + 1 < n:
-        a1 += e[m + 1]
-    if m + 2 < n:
-        a2 += e[m + 2]
-    return (a0 + a1) + (a2 + a3)
 
 
 @njit(**JIT)
@@ -130,7 +111,7 @@ def als_sweep(Xc, e, Qt, w0, w, V, reg_w0, reg_w, reg_v):
     minimiser of (1/2)||e||^2 + (reg/2) theta^2 along its axis. Xc (d, n) columns of X, e (n,), Qt (k, n) =
     (X V)^T, w (d,), V (d, k) updated in place. Returns the new w0."""
     d, n = Xc.shape
-    delta = _coordinate_delta(reg_w0 * w0 + _lane_sum(e), reg_w0 + n)  # h = 1: sum h^2 = n
+    delta = _coordinate_delta(reg_w0 * w0 + lane_sum(e), reg_w0 + n)  # h = 1: sum h^2 = n
     for i in range(n):
         e[i] += delta
     w0 += delta

@@ -1,13 +1,13 @@
 """Pieces of a limited-memory BFGS minimiser (Nocedal 1980; Liu & Nocedal 1989), in Numba and free of the GIL, for
-objectives whose driver loop is itself a kernel (``kernels.crowd.minimax.maximise_marginal``): two independent fits
+objectives whose driver loop is itself a kernel (``kernels.crowd.minimax.maximise``): two independent fits
 then run on two threads at once, where scipy's L-BFGS-B holds the GIL in every iteration.
 
 The inverse-Hessian estimate starts from a diagonal preconditioner ``inverse_scale`` (n,), scaled by
 gamma = s^T y / y^T D y of the newest pair (Nocedal & Wright 2006, eq. 7.20, with D for the identity), and is
 updated from the ``memory`` newest pairs (s, y), kept as rows of S, Y (memory, n) in a ring whose newest row is
 ``newest``. Steps are found by backtracking on the Armijo condition with safeguarded quadratic interpolation; a
-pair whose curvature s^T y is not positive is not kept. Sums are taken in four lanes (``lane_dot``), so results do
-not depend on the host's vector width or the thread count.
+pair whose curvature s^T y is not positive is not kept. Sums are taken in four lanes (``kernels.sums``), so results
+do not depend on the host's vector width or the thread count.
 """
 from __future__ import annotations
 
@@ -15,51 +15,11 @@ import numpy as np
 from numba import njit
 
 from .jit import JIT
+from .sums import lane_dot, lane_scaled_dot
 
 ARMIJO = 1e-4  # sufficient decrease: f(x + a d) <= f(x) + ARMIJO a g^T d
 SHRINK_MIN, SHRINK_MAX = 0.1, 0.5  # a backtracked step lies in [SHRINK_MIN a, SHRINK_MAX a]
 CURVATURE_FLOOR = 1e-10  # a pair is kept when s^T y > CURVATURE_FLOOR y^T D y
-
-
-@njit(**JIT)
-def lane_dot(a, b):
-    """sum_i a_i b_i over (n,) arrays in four lanes: lane j holds the terms i = j mod 4 in order, the total
-    (l0 + l1) + (l2 + l3) (the order of ``kernels.fm``'s sums)."""
-    a0 = a1 = a2 = a3 = 0.0
-    n = a.size
-    m = n - n % 4
-    for i in range(0, m, 4):
-        a0 += a[i] * b[i]
-        a1 += a[i + 1] * b[i + 1]
-        a2 += a[i + 2] * b[i + 2]
-        a3 += a[i + 3] * b[i + 3]
-    if m < n:
-        a0 += a[m] * b[m]
-    if m + 1 < n:
-        a1 += a[m + 1] * b[m + 1]
-    if m + 2 < n:
-        a2 += a[m + 2] * b[m + 2]
-    return (a0 + a1) + (a2 + a3)
-
-
-@njit(**JIT)
-def _scaled_dot(a, w, b):
-    """sum_i a_i w_i b_i over (n,) arrays in four lanes (``lane_dot``'s order)."""
-    a0 = a1 = a2 = a3 = 0.0
-    n = a.size
-    m = n - n % 4
-    for i in range(0, m, 4):
-        a0 += a[i] * w[i] * b[i]
-        a1 += a[i + 1] * w[i + 1] * b[i + 1]
-        a2 += a[i + 2] * w[i + 2] * b[i + 2]
-        a3 += a[i + 3] * w[i + 3] * b[i + 3]
-    if m < n:
-        a0 += a[m] * w[m] * b[m]
-    if m + 1 < n:
-        a1 += a[m + 1] * w[m + 1] * b[m + 1]
-    if m + 2 < n:
-        a2 += a[m + 2] * w[m + 2] * b[m + 2]
-    return (a0 + a1) + (a2 + a3)
 
 
 @njit(**JIT)
@@ -96,7 +56,7 @@ def direction(g, S, Y, rho, newest, count, inverse_scale, d, coeff):
         row = (row - 1) % memory
     gamma = 1.0
     if count > 0:
-        gamma = 1.0 / (rho[newest] * _scaled_dot(Y[newest], inverse_scale, Y[newest]))
+        gamma = 1.0 / (rho[newest] * lane_scaled_dot(Y[newest], inverse_scale, Y[newest]))
     for i in range(d.size):
         d[i] *= gamma * inverse_scale[i]
     row = (newest - count + 1) % memory
@@ -108,7 +68,8 @@ def direction(g, S, Y, rho, newest, count, inverse_scale, d, coeff):
 @njit(**JIT)
 def keep_pair(S, Y, rho, newest, count, x_new, x, g_new, g, inverse_scale):
     """Store s = x_new - x and y = g_new - g (n,) as the ring's newest pair when its curvature is positive enough;
-    returns (newest, count) after it."""
+    returns (newest, count) after it. The pair is written into the row after ``newest``, the oldest one's when the
+    ring is full: a pair not kept costs that oldest pair too (the count drops below ``memory``)."""
     memory = S.shape[0]
     row = (newest + 1) % memory
     s, y = S[row], Y[row]
@@ -116,8 +77,8 @@ def keep_pair(S, Y, rho, newest, count, x_new, x, g_new, g, inverse_scale):
         s[i] = x_new[i] - x[i]
         y[i] = g_new[i] - g[i]
     sy = lane_dot(s, y)
-    if not sy > CURVATURE_FLOOR * _scaled_dot(y, inverse_scale, y):
-        return newest, count
+    if not sy > CURVATURE_FLOOR * lane_scaled_dot(y, inverse_scale, y):
+        return newest, min(count, memory - 1)
     rho[row] = 1.0 / sy
     return row, min(count + 1, memory)
 

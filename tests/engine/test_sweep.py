@@ -429,3 +429,28 @@ def test_the_first_task_of_each_measure_goes_first_and_every_task_stays_once_in_
     assert [t.key for t in ordered] == ["measure_power-0", "measure_scaled-0", "measure_any-0",  # each compiles
                                         "measure_power-1", "measure_power-2", "measure_scaled-1"]
     assert sweep.compile_once_order([]) == []
+
+
+class _RecordingExecutor:
+    """Runs tasks in the order handed to it, and remembers that order."""
+
+    def __init__(self, parallel):
+        self.parallel, self.order = parallel, []
+
+    def map_unordered(self, fn, tasks):
+        for t in tasks:
+            self.order.append(t.key)
+            yield t, fn(t)
+
+
+@pytest.mark.parametrize("parallel", [True, False])
+def test_a_parallel_executor_gets_each_measures_first_cell_first_and_a_serial_one_the_plans_order(tmp_path, parallel):
+    def task(measure, i):
+        return sweep.CellTask(measure, {"x": 1.0}, (i,), i, i, f"{measure.__name__}-{i}")
+    tasks = [task(measure_power, 0), task(measure_power, 1), task(measure_scaled, 2)]
+    tasks[2].params["scale"] = 2.0
+    executor = _RecordingExecutor(parallel)
+    keys = [key for key, _, _ in sweep.iter_results(tasks, Store(tmp_path / "s"), executor)]
+    plan_order = [t.key for t in tasks]
+    expected = ["measure_power-0", "measure_scaled-2", "measure_power-1"] if parallel else plan_order
+    assert executor.order == expected and keys == expected

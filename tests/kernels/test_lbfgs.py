@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simverify.kernels import lbfgs
+from simverify.kernels import lbfgs, sums
 
 
 def _lanes(a, b):  # the documented order: lane j sums the terms i = j mod 4 in order, then (l0 + l1) + (l2 + l3)
@@ -17,11 +17,13 @@ def _lanes(a, b):  # the documented order: lane j sums the terms i = j mod 4 in 
 
 @settings(deadline=None, max_examples=40)
 @given(st.integers(0, 37), st.integers(0, 2 ** 31 - 1))
-def test_lane_dot_sums_in_the_documented_order(n, seed):
+def test_the_lane_sums_add_in_the_documented_order(n, seed):
     rng = np.random.default_rng(seed)
     a, b = rng.normal(size=n), rng.normal(size=n)
-    assert lbfgs.lane_dot(a, b) == _lanes(a, b)  # bit for bit
-    assert np.isclose(lbfgs.lane_dot(a, b), a @ b, atol=1e-12 * max(1.0, np.abs(a) @ np.abs(b)))
+    assert sums.lane_dot(a, b) == _lanes(a, b)  # bit for bit
+    assert sums.lane_scaled_dot(a, np.ones(n), b) == _lanes(a, b)
+    assert sums.lane_sum(a) == _lanes(a, np.ones(n))
+    assert np.isclose(sums.lane_dot(a, b), a @ b, atol=1e-12 * max(1.0, np.abs(a) @ np.abs(b)))
 
 
 def _dense_direction(g, pairs, inverse_scale):
@@ -71,12 +73,37 @@ def test_a_pair_without_positive_curvature_is_not_kept():
     assert rho[1] == 0.5
 
 
+def test_a_pair_not_kept_in_a_full_ring_drops_the_oldest_pair_it_overwrote_and_the_direction_stays_exact():
+    rng = np.random.default_rng(11)
+    n, memory = 6, 3
+    A = rng.normal(size=(n, n))
+    A = A @ A.T + n * np.eye(n)
+    scale = 1.0 / rng.uniform(0.5, 2.0, n)
+    S, Y, rho = np.zeros((memory, n)), np.zeros((memory, n)), np.zeros(memory)
+    newest, count, pairs, x = -1, 0, [], rng.normal(size=n)
+    for _ in range(memory):  # a full ring of good pairs
+        x_new = x + rng.normal(size=n)
+        newest, count = lbfgs.keep_pair(S, Y, rho, newest, count, x_new, x, A @ x_new, A @ x, scale)
+        pairs.append((x_new - x, A @ (x_new - x)))
+        x = x_new
+    assert count == memory
+    x_new = x + rng.normal(size=n)  # a pair of negative curvature: y = -A s
+    assert lbfgs.keep_pair(S, Y, rho, newest, count, x_new, x, -A @ x_new, -A @ x, scale) == (newest, memory - 1)
+    g, d = rng.normal(size=n), np.empty(n)
+    lbfgs.direction(g, S, Y, rho, newest, memory - 1, scale, d, np.empty(memory))
+    assert np.allclose(d, _dense_direction(g, pairs[1:], scale), rtol=1e-10, atol=1e-12)  # the two newest good ones
+
+
 @settings(deadline=None, max_examples=60)
-@given(st.floats(1e-6, 10.0), st.floats(-10.0, 10.0), st.floats(-100.0, -1e-6), st.floats(-50.0, 50.0))
-def test_a_backtracked_step_stays_within_its_safeguards(step, f, slope, excess):
-    f_trial = f + 1e-4 * step * slope + abs(excess)  # the Armijo condition failed
+@given(st.floats(1e-6, 10.0), st.floats(-10.0, 10.0), st.floats(-100.0, -1e-6), st.floats(1e-6, 50.0))
+def test_a_backtracked_step_is_the_quadratics_minimiser_within_its_safeguards(step, f, slope, excess):
+    f_trial = f + 1e-4 * step * slope + excess  # the Armijo condition failed by excess
     new = lbfgs.backtracked_step(step, f, slope, f_trial)
     assert lbfgs.SHRINK_MIN * step <= new <= lbfgs.SHRINK_MAX * step
+    curvature = f_trial - f - slope * step  # the quadratic through f, slope at 0 and f_trial at step
+    minimiser = -slope * step * step / (2.0 * curvature)
+    if lbfgs.SHRINK_MIN * step < minimiser < lbfgs.SHRINK_MAX * step:
+        assert new == pytest.approx(minimiser, rel=1e-12)
 
 
 def test_largest_magnitude_is_nan_when_an_entry_is_nan_and_zero_when_empty():

@@ -30,7 +30,7 @@ def test_minimax_entropy_gradient_matches_finite_differences(K, seed):
     by = _by_item(item, worker, label, N, K)
 
     def expected(sigma, tau, g_sigma, g_tau):
-        return expected_log_likelihood(sigma, tau, by.item_ptr, by.worker, by.label, q, 0.7, 0.3, g_sigma, g_tau,
+        return expected_log_likelihood(sigma, tau, by.item_ptr, by.worker, by.label, 0.7, 0.3, q, g_sigma, g_tau,
                                        by.probs)
     g_sigma, g_tau = np.empty_like(sigma), np.empty_like(tau)
     value = expected(sigma, tau, g_sigma, g_tau)
@@ -55,7 +55,7 @@ def test_minimax_expected_likelihood_equals_a_naive_reference():
     naive = (q[item] * log_p[np.arange(item.size), :, label]).sum() - 0.5 * (
         alpha * (tau ** 2).sum() + beta * (sigma ** 2).sum())
     by = _by_item(item, worker, label, N, K)
-    value = expected_log_likelihood(sigma, tau, by.item_ptr, by.worker, by.label, q, alpha, beta,
+    value = expected_log_likelihood(sigma, tau, by.item_ptr, by.worker, by.label, alpha, beta, q,
                                     np.empty_like(sigma), np.empty_like(tau), by.probs)
     assert np.isclose(value, naive, rtol=1e-12)
 
@@ -186,7 +186,7 @@ def test_minimax_entropy_cv_keeps_the_grid_point_of_largest_heldout_likelihood_a
     scores = model.heldout_log_likelihood_
     assert len(scores) == len(GRID_EXPONENTS)
     assert (model.alpha_, model.beta_) == scores.idxmax()
-    assert np.allclose(model.probas_.to_numpy(), minimax_entropy(*_codes(a), alpha=model.alpha_, beta=model.beta_))
+    assert np.array_equal(model.probas_.to_numpy(), minimax_entropy(*_codes(a), alpha=model.alpha_, beta=model.beta_))
     shuffled = aggregate(replace(a, gold=np.roll(a.gold, 1)), "minimax-entropy-cv")  # the gold travels with a
     assert np.array_equal(shuffled.posteriors, aggregate(a, "minimax-entropy-cv").posteriors)
 
@@ -226,14 +226,17 @@ def test_minimax_entropy_refuses_sizes_past_the_memory_limit_before_allocating()
         minimax_entropy(one, one, one, 10 ** 6, 1, 50)
 
 
-def test_the_cross_validations_scores_do_not_depend_on_the_thread_count(monkeypatch):
+@pytest.mark.parametrize("exponents", [(-2, -1, 0, 1, 2), (2, 1)])  # the weakest point wins; a stronger one does
+def test_the_cross_validations_choice_and_posteriors_do_not_depend_on_the_thread_count(monkeypatch, exponents):
     from simverify.solvers.crowd import minimax_entropy as me
     a = crowd.shipped("bluebird")
     codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
     monkeypatch.setattr(me, "FIT_THREADS", 1)
-    one = me.penalties_by_heldout_likelihood(*codes)
-    monkeypatch.setattr(me, "FIT_THREADS", 2)
-    assert me.penalties_by_heldout_likelihood(*codes) == one
+    q1, one = me.minimax_entropy_cv(*codes, exponents=exponents)
+    monkeypatch.setattr(me, "FIT_THREADS", 2)  # the final fit at the weakest point runs beside the folds
+    q2, two = me.minimax_entropy_cv(*codes, exponents=exponents)
+    assert two == one and np.array_equal(q2, q1)
+    assert np.array_equal(q2, me.minimax_entropy(*codes, alpha=two.alpha, beta=two.beta))  # the method's own fit
 
 
 def test_each_folds_fits_run_along_the_grid_from_the_weakest_penalty_cold_then_warm(monkeypatch):
@@ -321,16 +324,26 @@ def test_a_warm_start_that_is_not_finite_is_refused_in_one_line():
         fit_minimax(a.item, a.worker, a.label, a.n_items, a.n_workers, K, 1.0, 1.0, start=bad)
 
 
-def test_the_plans_memory_bound_counts_a_fits_bytes_once_and_the_cross_validation_one_fit_per_thread():
+def test_the_plans_memory_bound_counts_a_fits_bytes_once_and_the_cross_validation_two_fits_at_once():
     from types import SimpleNamespace
 
-    from simverify.kernels.jit import FIT_THREADS
-    from simverify.solvers.crowd.codes import CO_OCCURRENCE_BYTES, memory_problem, minimax_bytes
+    from simverify.solvers.crowd.codes import CO_OCCURRENCE_BYTES, CV_FITS_AT_ONCE, memory_problem, minimax_bytes
     N, M, K = 200_000, 10, 10  # about 2.5 GiB of minimax terms: one fit fits in the 4 GiB limit
     answers = SimpleNamespace(n_items=N, n_workers=M, n_classes=K)
     one = minimax_bytes(N, M, K)
     assert one + 8 * 4 * (N * K + M * K * K) <= CO_OCCURRENCE_BYTES < 2 * one
     assert memory_problem("minimax-entropy", answers) is None
-    problem = memory_problem("minimax-entropy-cv", answers)
-    assert (problem is not None) == (FIT_THREADS > 1)
-    assert minimax_bytes(N, M, K, fits=2) == 2 * one
+    assert CV_FITS_AT_ONCE == 2 and minimax_bytes(N, M, K, fits=2) == 2 * one
+    assert "need about" in memory_problem("minimax-entropy-cv", answers)  # whatever this host's cores
+
+
+def test_a_term_of_no_penalty_and_no_answers_leaves_the_fit_free_to_move():
+    from simverify.solvers.crowd.minimax_entropy import fit_minimax, inverse_curvature
+    rng = np.random.default_rng(2)
+    item, worker, label = rng.integers(0, 29, 200), rng.integers(0, 6, 200), rng.integers(0, 2, 200)
+    N, M, K = 30, 7, 2  # item 29 and annotator 6 have no answers
+    scale = inverse_curvature(item, worker, N, M, K, 0.0, 0.0)
+    assert np.isfinite(scale).all() and scale[6 * K * K] == 1.0 and scale[-1] == 1.0
+    start = fit_minimax(item, worker, label, N, M, K, 0.0, 1.0, ftol=1.0)  # the start phase and one step
+    fit = fit_minimax(item, worker, label, N, M, K, 0.0, 1.0)
+    assert np.isfinite(fit.log_likelihood) and fit.log_likelihood > start.log_likelihood + 1.0

@@ -10,9 +10,10 @@ import numpy as np
 from numba import njit
 
 from ..jit import JIT
-from ..lbfgs import ARMIJO, backtracked_step, direction, keep_pair, lane_dot, largest_magnitude, relative_decrease
+from ..lbfgs import ARMIJO, backtracked_step, direction, keep_pair, largest_magnitude, relative_decrease
+from ..sums import lane_dot
 
-INLINED = {**JIT, "inline": "always"}  # helpers of the per-answer loops: inlined, a call measured 1.4x slower
+INLINED = {**JIT, "inline": "always"}  # the one-line helpers of the per-answer loops, inlined at Numba's level
 MAX_TRIALS = 30  # step lengths tried in one line search before it is declared failed
 PRODUCT_CAP = 1e250  # a product of softmax normalisers (each at most K <= 10,000) is logged and reset past this
 
@@ -107,7 +108,7 @@ def _log_likelihood(marginal, sigma, tau, item_ptr, worker, label, alpha, beta, 
 
 
 @njit(**JIT)
-def expected_log_likelihood(sigma, tau, item_ptr, worker, label, q, alpha, beta, g_sigma, g_tau, probs):
+def expected_log_likelihood(sigma, tau, item_ptr, worker, label, alpha, beta, q, g_sigma, g_tau, probs):
     """The M-step objective at fixed item distributions q (N, K): sum over answers and classes c of
     q[item, c] log P(label | c) - alpha/2 ||tau||^2 - beta/2 ||sigma||^2. Answers sorted by item, as for
     ``marginal_log_likelihood``. Its gradients are written into g_sigma (M, K, K) and g_tau (N, K, K); probs
@@ -138,7 +139,7 @@ def _negated_objective(marginal, theta, grad, n_workers, n_classes, item_ptr, wo
     if marginal:
         value = marginal_log_likelihood(sigma, tau, item_ptr, worker, label, alpha, beta, q, g_sigma, g_tau, probs)
     else:
-        value = expected_log_likelihood(sigma, tau, item_ptr, worker, label, q, alpha, beta, g_sigma, g_tau, probs)
+        value = expected_log_likelihood(sigma, tau, item_ptr, worker, label, alpha, beta, q, g_sigma, g_tau, probs)
     for i in range(grad.size):
         grad[i] = -grad[i]
     return -value
@@ -150,7 +151,9 @@ def maximise(marginal, theta, inverse_scale, steps, ftol, gtol, memory, n_worker
     """Maximise the objective of ``_negated_objective`` over theta (n,) in place by L-BFGS (``kernels.lbfgs``)
     from theta, preconditioned by inverse_scale (n,) (an estimate of the inverse Hessian's diagonal), for at most
     ``steps`` iterations; it stops when an iteration's relative decrease of the negated objective is at most ftol,
-    the gradient's largest entry at most gtol, or a line search fails. Returns (objective, iterations,
+    the gradient's largest entry at most gtol, no descent direction exists (a non-finite gradient), or a line
+    search fails along the preconditioned gradient (one that fails along the pairs' direction is tried again
+    along it, as scipy's L-BFGS-B restarts). Returns (objective, iterations,
     evaluations); q holds the posteriors of the last evaluation when ``marginal``."""
     n = theta.size
     S, Y = np.zeros((memory, n)), np.zeros((memory, n))
@@ -160,23 +163,29 @@ def maximise(marginal, theta, inverse_scale, steps, ftol, gtol, memory, n_worker
     f = _negated_objective(marginal, theta, g, *args)
     evaluations, newest, count, iterations = 1, -1, 0, 0
     while iterations < steps and not largest_magnitude(g) <= gtol:
-        direction(g, S, Y, rho, newest, count, inverse_scale, d, coeff)
-        slope = lane_dot(g, d)
-        if not slope < 0.0:  # not a descent direction: forget the pairs
-            count = 0
+        accepted, f_trial = False, f
+        while not accepted:
             direction(g, S, Y, rho, newest, count, inverse_scale, d, coeff)
             slope = lane_dot(g, d)
-        step = 1.0 if count > 0 else min(1.0, 1.0 / largest_magnitude(d))
-        accepted = False
-        for _ in range(MAX_TRIALS):
-            for i in range(n):
-                trial[i] = theta[i] + step * d[i]
-            f_trial = _negated_objective(marginal, trial, g_new, *args)
-            evaluations += 1
-            if f_trial <= f + ARMIJO * step * slope:
-                accepted = True
+            if not slope < 0.0 and count > 0:  # not a descent direction: forget the pairs
+                count = 0
+                direction(g, S, Y, rho, newest, count, inverse_scale, d, coeff)
+                slope = lane_dot(g, d)
+            if not slope < 0.0:  # no descent direction (a non-finite gradient or preconditioner): stop
                 break
-            step = backtracked_step(step, f, slope, f_trial)
+            step = 1.0 if count > 0 else min(1.0, 1.0 / largest_magnitude(d))
+            for _ in range(MAX_TRIALS):
+                for i in range(n):
+                    trial[i] = theta[i] + step * d[i]
+                f_trial = _negated_objective(marginal, trial, g_new, *args)
+                evaluations += 1
+                if f_trial <= f + ARMIJO * step * slope:
+                    accepted = True
+                    break
+                step = backtracked_step(step, f, slope, f_trial)
+            if accepted or count == 0:
+                break
+            count = 0  # the search failed along the pairs' direction: once more along the preconditioned gradient
         if not accepted:  # theta and g are the last accepted point's; q (marginal) the last trial's: re-evaluate
             f = _negated_objective(marginal, theta, g, *args)
             evaluations += 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from ...kernels.crowd import two_workers_share_an_item
-from ...kernels.jit import FIT_THREADS
 from ...validation import Integer, check_parameter, require
 
 GROUPS = 3  # Spectral-D&S deals the annotators into three groups (spectral imports it from here)
@@ -65,8 +64,10 @@ SHARED_ITEM_METHODS = ("symnmf", "dessymnmf", "robsymnmf", "robsymnmf-unweighted
 ONE_MODEL_METHODS = (*SHARED_ITEM_METHODS[:-1], "spectral-ds")  # one model from cross moments: one class order
 
 
-MINIMAX_COPIES = 17  # minimax entropy's (N + M) K^2 terms: theta, its preconditioner with 2 temporaries, L-BFGS's
-# gradient, trial point, trial gradient and direction, its 2 x 5 pairs (minimax_entropy.MEMORY_PAIRS)
+MINIMAX_COPIES = 17  # minimax entropy's (N + M) K^2 terms: theta, its preconditioner, L-BFGS's gradient, trial point,
+# trial gradient and direction, its 2 x 5 pairs (minimax_entropy.MEMORY_PAIRS), and a warm start's terms
+CV_FITS_AT_ONCE = 2  # minimax-entropy-cv's fits held at once (one per thread, kernels.jit.FIT_THREADS <= 2): the
+# refusal does not depend on the host's cores
 
 
 def minimax_bytes(n_items: int, n_workers: int, n_classes: int, fits: int = 1) -> int:
@@ -164,7 +165,7 @@ def memory_problem(method: str, answers) -> str | None:
     blocks = base in (*SHARED_ITEM_METHODS[:-1], "robsymnmf-components", "auto")
     need = 8 * (4 * (N * K + M * K * K) + (3 * M * M * K * K if blocks else 0))
     if base.startswith("minimax-entropy"):
-        need += minimax_bytes(N, M, K, FIT_THREADS if base == "minimax-entropy-cv" else 1)
+        need += minimax_bytes(N, M, K, CV_FITS_AT_ONCE if base == "minimax-entropy-cv" else 1)
     if need <= CO_OCCURRENCE_BYTES:
         return None
     what = "co-occurrences (M^2 K^2 blocks), posteriors and confusions" if blocks else "posteriors and confusions"

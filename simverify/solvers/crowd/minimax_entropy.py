@@ -24,7 +24,14 @@ from ...kernels.crowd.minimax import marginal_log_likelihood, maximise
 from ...kernels.jit import FIT_THREADS
 from ...kernels.rng import generator
 from ...validation import Integer, Real, Seed, check_parameter, require, warn
-from .codes import CO_OCCURRENCE_BYTES, FlatPosteriorsWarning, check_codes, folds_problem, minimax_bytes
+from .codes import (
+    CO_OCCURRENCE_BYTES,
+    CV_FITS_AT_ONCE,
+    FlatPosteriorsWarning,
+    check_codes,
+    folds_problem,
+    minimax_bytes,
+)
 from .votes import vote_counts
 
 WORKER_PENALTY_PER_CLASS_PAIR = 0.25  # the authors' callers: lambda_worker = K^2 / 4
@@ -92,12 +99,15 @@ def _vote_fractions(item: np.ndarray, label: np.ndarray, n_items: int, n_classes
 def inverse_curvature(item: np.ndarray, worker: np.ndarray, n_items: int, n_workers: int, n_classes: int,
                       alpha: float, beta: float) -> np.ndarray:
     """((M + N) K^2,) the L-BFGS preconditioner: 1 / (penalty + ANSWER_CURVATURE x answers) for each term, the worker
-    terms' then the item terms' (theta's layout); a bound on the inverse of the objective's complete-data curvature
-    in that term. Worker terms carry many answers and item terms few, so their raw scales differ by their degrees."""
+    terms' then the item terms' (theta's layout): a lower bound on the inverse of the objective's complete-data
+    curvature in that term (q <= 1 and p (1 - p) <= 1/4). Worker terms carry many answers and item terms few, so
+    their raw scales differ by their degrees. A term of no penalty and no answers has no curvature (its gradient is
+    0): scale 1."""
     K2 = n_classes * n_classes
     by_worker = beta + ANSWER_CURVATURE * np.bincount(worker, minlength=n_workers)
     by_item = alpha + ANSWER_CURVATURE * np.bincount(item, minlength=n_items)
-    return 1.0 / np.concatenate([np.repeat(by_worker, K2), np.repeat(by_item, K2)])
+    curvature = np.concatenate([np.repeat(by_worker, K2), np.repeat(by_item, K2)])
+    return 1.0 / np.where(curvature > 0.0, curvature, 1.0)
 
 
 def fit_minimax(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items: int, n_workers: int,
@@ -137,7 +147,7 @@ def _check(owner, item, worker, label, n_items, n_workers, n_classes, **paramete
     check_codes(owner, item, worker, label, n_items, n_workers, n_classes)
     for name, value in parameters.items():
         check_parameter(owner, name, value, PARAMETERS[name])
-    need = minimax_bytes(n_items, n_workers, n_classes, FIT_THREADS if "folds" in parameters else 1)
+    need = minimax_bytes(n_items, n_workers, n_classes, CV_FITS_AT_ONCE if "folds" in parameters else 1)
     require(need <= CO_OCCURRENCE_BYTES, f"{owner}: {n_items} items, {n_workers} annotators and {n_classes} classes "
                                          f"need about {need / 2 ** 30:.3g} GiB; the limit is "
                                          f"{CO_OCCURRENCE_BYTES / 2 ** 30:.0f} GiB")
@@ -217,9 +227,10 @@ def penalties_by_heldout_likelihood(item: np.ndarray, worker: np.ndarray, label:
 
 def _cross_validated(item, worker, label, n_items, n_workers, n_classes, folds, seed, exponents,
                      fit_weakest: bool) -> tuple[PenaltyChoice, MinimaxFit | None]:
-    """``penalties_by_heldout_likelihood``'s choice, and with ``fit_weakest`` the fit to all answers at the grid's
-    weakest point, run on the threads beside the folds (FIT_THREADS: 5 folds leave one thread idle at the end),
-    as the choice's final fit wherever the weakest point wins."""
+    """``penalties_by_heldout_likelihood``'s choice, and with ``fit_weakest`` on more than one thread the fit to all
+    answers at the grid's weakest point, run beside the folds (on 2 threads 5 folds leave one idle at the end), as
+    the choice's final fit where the weakest point wins; None otherwise (a stronger point's fit that started is
+    waited for, and unused)."""
     owner = "penalties_by_heldout_likelihood"
     _check(owner, item, worker, label, n_items, n_workers, n_classes, folds=folds, seed=seed)
     check_exponents(owner, exponents)
@@ -248,7 +259,9 @@ def _cross_validated(item, worker, label, n_items, n_workers, n_classes, folds, 
     weakest = min(grid, key=lambda point: point[1])
     with ThreadPoolExecutor(max_workers=FIT_THREADS) as pool:
         paths = [pool.submit(heldout_along_grid, f) for f in range(folds)]
-        final = pool.submit(fit_minimax, item, worker, label, n_items, n_workers, K, *weakest) if fit_weakest else None
+        final = None  # with one thread the speculative fit would only run after the folds
+        if fit_weakest and FIT_THREADS > 1:
+            final = pool.submit(fit_minimax, item, worker, label, n_items, n_workers, K, *weakest)
         per_fold = [path.result() for path in paths]  # in fold order, whatever the thread count
         scores = [sum(per_fold[f][g] for f in range(folds)) / folds for g in range(len(grid))]
         best = max(range(len(grid)), key=lambda g: (scores[g], grid[g][1]))
