@@ -280,17 +280,22 @@ def _tensor_sweep_streams(rows, streams, sweeps):
     return by_answer.sum() + rhs.sum()
 
 
+def shipped_trec_codes():
+    """The shipped TREC set and its codes (item, worker, label, n_items, n_workers, n_classes)."""
+    from simverify.datasets.crowd import shipped
+    a = shipped("trec")
+    return a, (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+
+
 class TensorAdmmTrec:
     """TensorADMM on the shipped TREC (762 annotators, 2 classes; 12,861 observed pairs, 49,184 triples)."""
     timeout = 900
     number, repeat, rounds = 1, 3, 1
 
     def setup(self):
-        from simverify.datasets.crowd import shipped
         from simverify.solvers.crowd import tensor_admm as tensor
         from simverify.solvers.crowd.cooccurrence import cooccurrences as counts
-        a = shipped("trec")
-        self.codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+        a, self.codes = shipped_trec_codes()
         M, K = a.n_workers, a.n_classes
         pairs, R2 = tensor._observed_pairs(*counts(*self.codes))
         triples, T3, _ = tensor.triple_moments(*self.codes)
@@ -333,10 +338,8 @@ class MinimaxTrec:
     number, repeat, rounds = 1, 3, 1
 
     def setup(self):
-        from simverify.datasets.crowd import shipped
         from simverify.solvers.crowd import minimax_entropy as me
-        a = shipped("trec")
-        self.codes = (a.item, a.worker, a.label, a.n_items, a.n_workers, a.n_classes)
+        a, self.codes = shipped_trec_codes()
         self.me = me
         self.alpha, self.beta = me.default_penalties(a.n_items, a.n_workers, a.n_classes)
         fit = me.fit_minimax(*self.codes, self.alpha, self.beta)  # compiles
