@@ -169,10 +169,29 @@ def run_limited(fn: Callable[..., Any], limits: CellLimits, *args) -> Any:
     except LimitExceeded as stop:  # delivered in fn, or as the finally clause began
         _settle(dog)
         _reraise_interruption(stop)
+    except Exception as err:  # the stop turned into another error on its way out (below)
+        stop = _stop_behind(err)
+        if dog.reason is None or stop is None:
+            raise
+        _settle(dog)
+        _reraise_interruption(stop)
     dog.thread.join()
     if dog.reason is None:  # a cell that ended between two looks past a limit is stopped all the same
         dog.reason = dog._over()
     return out if dog.reason is None else CellFailure(dog.reason)
+
+
+def _stop_behind(err: BaseException) -> LimitExceeded | None:
+    """The stop among ``err``'s causes and contexts, or None. A stop delivered in Python code that compiled code
+    called (Numba's unpickling of a constant, say) comes back as that call's error: "SystemError: CPUDispatcher(...)
+    returned a result with an exception set", the stop as its cause."""
+    seen, exc = set(), err
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, LimitExceeded):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def _reraise_interruption(stop: LimitExceeded) -> None:

@@ -53,6 +53,27 @@ def test_a_measure_that_catches_every_exception_cannot_swallow_its_limit():
     assert isinstance(out, CellFailure) and "time limit" in out.reason
 
 
+def _stop_returns_as_a_system_error(n: int) -> int:
+    """As when the stop lands in Python code a Numba kernel called: the kernel's call fails with a SystemError."""
+    from simverify.limits import LimitExceeded
+    try:
+        return _sleeps(n)
+    except LimitExceeded as stop:
+        raise SystemError("CPUDispatcher(<function f>) returned a result with an exception set") from stop
+
+
+def test_a_stop_that_comes_back_as_a_compiled_calls_system_error_is_reported_as_the_stop():
+    out = run_limited(_stop_returns_as_a_system_error, CellLimits(seconds=0.2), 500)
+    assert isinstance(out, CellFailure) and out.reason == "ran past its time limit of 0.2 s"
+
+
+def test_an_error_of_the_cell_itself_within_its_limits_still_propagates():
+    def fails():
+        raise SystemError("the cell's own")
+    with pytest.raises(SystemError, match="the cell's own"):
+        run_limited(fails, CellLimits(seconds=30.0))
+
+
 @pytest.mark.skipif(not __import__("os").path.exists("/proc/self/statm"), reason="needs /proc")
 def test_a_cell_whose_process_grows_past_the_memory_ceiling_is_stopped_naming_both_sizes():
     from simverify.limits import resident_bytes
