@@ -347,3 +347,12 @@ def test_a_term_of_no_penalty_and_no_answers_leaves_the_fit_free_to_move():
     start = fit_minimax(item, worker, label, N, M, K, 0.0, 1.0, ftol=1.0)  # the start phase and one step
     fit = fit_minimax(item, worker, label, N, M, K, 0.0, 1.0)
     assert np.isfinite(fit.log_likelihood) and fit.log_likelihood > start.log_likelihood + 1.0
+
+
+@pytest.mark.parametrize("name, value", [("alpha", -1.0), ("beta", float("nan")), ("alpha", True), ("beta", "1"),
+                                         ("ftol", None), ("ftol", "1e-7"), ("ftol", -1.0), ("ftol", float("inf"))])
+def test_fit_minimax_refuses_bad_penalties_and_stopping_gains_in_one_line(name, value):
+    from simverify.solvers.crowd.minimax_entropy import fit_minimax
+    options = {"alpha": 1.0, "beta": 1.0, "ftol": 1e-9, name: value}
+    with pytest.raises(ValueError, match=rf"^fit_minimax: {name} must be a finite number in \[0, inf\), got "):
+        fit_minimax(*_codes(crowd.shipped("bluebird")), options["alpha"], options["beta"], ftol=options["ftol"])

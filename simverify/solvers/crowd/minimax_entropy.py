@@ -118,7 +118,9 @@ def fit_minimax(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
     relative gain is at most ``ftol``; or, given ``start`` (a fit to the same items and annotators), the marginal
     likelihood from its terms (a warm start). Both by the preconditioned L-BFGS of
     ``kernels.crowd.minimax.maximise``, which holds no GIL (fits on two threads run at once). Codes are not
-    checked here."""
+    checked here; the penalties and ``ftol`` are."""
+    for name, value in (("alpha", alpha), ("beta", beta), ("ftol", ftol)):
+        check_parameter("fit_minimax", name, value, Real(0.0))
     K = n_classes
     cut = n_workers * K * K
     theta = np.zeros(cut + n_items * K * K)
