@@ -121,6 +121,7 @@ def fit_minimax(item: np.ndarray, worker: np.ndarray, label: np.ndarray, n_items
     checked here; the penalties and ``ftol`` are."""
     for name, value in (("alpha", alpha), ("beta", beta), ("ftol", ftol)):
         check_parameter("fit_minimax", name, value, Real(0.0))
+    alpha, beta, ftol = float(alpha), float(beta), float(ftol)  # one kernel signature for ints and float32s too
     K = n_classes
     cut = n_workers * K * K
     theta = np.zeros(cut + n_items * K * K)
